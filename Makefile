@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make          build dmcore.ko (and the KUnit module when KDIR has KUnit)
+#               against KDIR, the usual out-of-tree way
+# make check    build the debug test kernel, run every test, lint; prints
+#               a per-stage summary and "N passed, N failed"
+# make demo     boot Debian's stock kernel in QEMU and show dmcore at work
+# make shell    interactive guest (KERNEL=debug|stock) with dmcore loaded
+#
+# KDIR defaults to the running kernel's build tree when it exists, else to
+# the harness's cached debug test kernel (built on first use).
+
+KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
+		echo /lib/modules/$$(uname -r)/build; \
+	else \
+		$(CURDIR)/scripts/build-kernel.sh debug; \
+	fi)
+KERNEL ?= debug
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	rm -rf .build
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+shell:
+	scripts/vm.sh --kernel $(KERNEL) --interactive
+
+lint:
+	scripts/lint.sh
+
+.PHONY: all modules clean check demo shell lint
