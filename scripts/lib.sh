@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Common helpers for dmcore's harness scripts. Sourced, never run.
 #
 # Everything the harness downloads or builds lives under $DMC_CACHE (outside
@@ -47,6 +48,7 @@ src_version() {
 # src_tree -- print the path of the extracted linux-source-6.1 tree,
 # extracting it on first use.
 src_tree() {
+	# shellcheck disable=SC2086 # a list of names
 	ensure_pkgs "$DMC_SRC_PKG" $BUILD_PKGS
 	ensure_cache
 	local ver dir tarball
@@ -86,6 +88,7 @@ stock_release() {
 stock_kdir() {
 	local rel
 	rel=$(stock_release)
+	# shellcheck disable=SC2086 # a list of names
 	ensure_pkgs "linux-headers-$rel" $BUILD_PKGS
 	echo "/usr/src/linux-headers-$rel"
 }
@@ -128,4 +131,46 @@ kernel_dir() {
 	d="$DMC_CACHE/kernel/$(kernel_key "$1")"
 	[ -e "$d/.done" ] && echo "$d"
 	return 0
+}
+
+# ---------------------------------------------------------------------------
+# Module builds and guest runs (build-modules.sh, vm.sh, check.sh).
+
+# Out-of-tree build copies live here, one per kernel flavour (git-ignored).
+DMC_BUILD=${DMC_BUILD:-$DMC_ROOT/.build}
+# The tree that build-modules.sh copies; override only to test the harness
+# itself with a stand-in module.
+DMC_SRC=${DMC_SRC:-$DMC_ROOT}
+
+# build_kernel FLAVOUR -- build-kernel.sh under a lock, so two harness runs
+# never build the same cached kernel directory at once. Prints its dir.
+build_kernel() {
+	ensure_cache
+	mkdir -p "$DMC_CACHE/kernel"
+	flock "$DMC_CACHE/kernel/.lock" "$DMC_ROOT/scripts/build-kernel.sh" "$1"
+}
+
+# kdir_for FLAVOUR -- the kernel build tree to compile modules against:
+# debug|release -> the cached test kernel (built on first use),
+# stock -> Debian's headers for its current stock kernel.
+kdir_for() {
+	case "$1" in
+	stock) stock_kdir ;;
+	debug|release) build_kernel "$1" ;;
+	*) die "unknown kernel flavour '$1' (debug, release or stock)" ;;
+	esac
+}
+
+# kimage_for FLAVOUR -- the bootable kernel image of that flavour.
+kimage_for() {
+	local d
+	case "$1" in
+	stock)
+		d=$(stock_image) || return 1
+		echo "$d/boot/vmlinuz-$(stock_release)" ;;
+	debug|release)
+		d=$(build_kernel "$1") || return 1
+		echo "$d/arch/x86/boot/bzImage" ;;
+	*) die "unknown kernel flavour '$1' (debug, release or stock)" ;;
+	esac
 }
