@@ -33,25 +33,14 @@ kdir=$(kdir_for "$flavour") || die "no kernel tree for $flavour"
 out="$DMC_BUILD/$flavour"
 mkdir -p "$out"
 
-# Mirror the tree. Excluded paths are neither copied nor deleted on the
-# receiving side, so the objects of the previous build survive (incremental
-# builds) while deleted or renamed sources disappear from the copy.
-rsync -a --delete \
-	--exclude=/.git --exclude=/.build \
-	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	--exclude='.*.cmd' --exclude='*.a' --exclude='*.symvers' \
-	--exclude=modules.order --exclude=.tmp_versions --exclude=.cache.mk \
-	--exclude='*.dwo' --exclude=/.dmc-kdir \
-	"$DMC_SRC"/ "$out"/
+sync_tree "$out"
 
 # A kernel tree change (new debug kernel, new stock headers) must not mix
 # objects: remember which tree built the copy and start clean when it moves.
 stamp="$out/.dmc-kdir"
 if [ -e "$stamp" ] && [ "$(cat "$stamp")" != "$kdir" ]; then
 	log "kernel tree changed, cleaning $out"
-	make -C "$kdir" M="$out" clean >/dev/null 2>&1 || true
-	find "$out" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
+	clean_objects "$out"
 fi
 echo "$kdir" >"$stamp"
 

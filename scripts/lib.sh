@@ -39,6 +39,7 @@ ensure_cache() {
 
 # Build tools for a kernel from source and for out-of-tree modules.
 BUILD_PKGS="build-essential bc flex bison libelf-dev libssl-dev cpio dwarves kmod xz-utils"
+# shellcheck disable=SC2034 # used by the scripts that source this file
 VM_PKGS="qemu-system-x86 busybox-static cpio gzip"
 
 src_version() {
@@ -55,6 +56,7 @@ src_tree() {
 	ver=$(src_version)
 	dir="$DMC_CACHE/src/linux-source-$ver"
 	if [ ! -e "$dir/.extracted" ]; then
+		# shellcheck disable=SC2012
 		tarball=$(ls /usr/src/linux-source-6.1.tar.* | head -n1)
 		[ -n "$tarball" ] || die "no /usr/src/linux-source-6.1 tarball"
 		log "extracting $tarball"
@@ -106,6 +108,7 @@ stock_image() {
 		mkdir -p "$dir.dl"
 		(cd "$dir.dl" && apt-get download -q "linux-image-$rel" >&2) ||
 			die "apt-get download linux-image-$rel failed"
+		# shellcheck disable=SC2012
 		deb=$(ls "$dir.dl"/*.deb | head -n1)
 		mkdir -p "$dir"
 		dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
@@ -173,4 +176,28 @@ kimage_for() {
 		echo "$d/arch/x86/boot/bzImage" ;;
 	*) die "unknown kernel flavour '$1' (debug, release or stock)" ;;
 	esac
+}
+
+# sync_tree DEST -- mirror the working tree (tracked and untracked files,
+# minus .git, .build and build products) into DEST with rsync. Excluded
+# paths are neither copied nor deleted on the receiving side, so objects of
+# an earlier build in DEST survive (incremental kbuild) while sources that
+# were deleted or renamed disappear from the copy.
+sync_tree() {
+	ensure_pkgs rsync
+	mkdir -p "$1"
+	rsync -a --delete \
+		--exclude=/.git --exclude=/.build \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='*.a' --exclude='*.symvers' \
+		--exclude=modules.order --exclude=.tmp_versions --exclude=.cache.mk \
+		--exclude='*.dwo' --exclude='/.dmc-*' \
+		"$DMC_SRC"/ "$1"/
+}
+
+# clean_objects DIR -- delete kbuild's products under DIR (forces a full
+# rebuild, e.g. for W=1 whose warnings show only when a file is compiled).
+clean_objects() {
+	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
 }

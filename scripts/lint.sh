@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh [checkpatch|sparse|w1]... -- static checks of dmcore's C code.
+# With no argument all three run. Each is a separate pass/fail check:
+#
+#   checkpatch  scripts/checkpatch.pl --no-tree --strict -f FILE from the
+#               extracted linux-source tree, on every tracked *.c and *.h
+#   sparse      make -C <debug kernel> M=.build/sparse C=2 modules; any
+#               line with "warning:" or "error:" fails
+#   w1          make -C <debug kernel> M=.build/w1 W=1 modules, rebuilt
+#               from scratch; any "warning:" fails
+#
+# Builds happen in .build/ copies of the tree (like build-modules.sh), so
+# nothing is written into the source tree. Logs: .build/logs/lint-*.log.
+# Prints "lint: NAME: PASS|FAIL" per check and the offending output; exits
+# non-zero when any check failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+DMC_STAGE=lint
+
+checks=("$@")
+[ ${#checks[@]} -gt 0 ] || checks=(checkpatch sparse w1)
+for c in "${checks[@]}"; do
+	case "$c" in checkpatch|sparse|w1) ;; *) echo "usage: $0 [checkpatch|sparse|w1]..." >&2; exit 2 ;; esac
+done
+
+logdir="$DMC_BUILD/logs"
+mkdir -p "$logdir"
+
+# Show at most N lines of a report, saying how much was left out.
+show() {
+	local f=$1 n=${2:-80} total
+	total=$(wc -l <"$f")
+	sed -n "1,${n}p" "$f" | sed 's/^/    /'
+	[ "$total" -le "$n" ] || echo "    ... ($((total - n)) more lines in $f)"
+}
+
+# C sources to check: tracked ones, as the brief of `make check` says.
+c_files() {
+	if git -C "$DMC_SRC" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$DMC_SRC" ls-files -- '*.c' '*.h'
+	else
+		(cd "$DMC_SRC" && find . -path ./.build -prune -o \( -name '*.c' -o -name '*.h' \) -print |
+			sed 's|^\./||' | grep -v '\.mod\.c$')
+	fi
+}
+
+lint_checkpatch() {
+	local src out="$logdir/lint-checkpatch.log" files=() f bad=0
+	ensure_pkgs perl git
+	src=$(src_tree) || return 1
+	mapfile -t files < <(c_files)
+	: >"$out"
+	if [ ${#files[@]} -eq 0 ]; then
+		echo "  (no tracked .c/.h files)"
+		return 0
+	fi
+	for f in "${files[@]}"; do
+		if ! (cd "$DMC_SRC" && "$src/scripts/checkpatch.pl" --no-tree --strict \
+			--show-types --color=never -f "$f") >>"$out" 2>&1; then
+			bad=$((bad + 1))
+			echo "  $f: not clean"
+		fi
+	done
+	echo "  ${#files[@]} file(s) checked, $bad with findings"
+	if [ $bad -gt 0 ]; then
+		grep -E '^(ERROR|WARNING|CHECK):|^#[0-9]+: FILE:|^\+|^total: [1-9]|^total: 0 errors, ([1-9]|0 warnings, [1-9])' \
+			"$out" >"$out.findings" || true
+		show "$out.findings" 120
+		return 1
+	fi
+}
+
+# kbuild_lint NAME MAKEARGS... -- build a fresh copy with extra make
+# arguments; the output is left in $logdir/lint-NAME.log.
+kbuild_lint() {
+	local name=$1 kdir dir out
+	shift
+	kdir=$(build_kernel debug) || { echo "  no debug kernel to build against"; return 2; }
+	dir="$DMC_BUILD/$name"
+	out="$logdir/lint-$name.log"
+	sync_tree "$dir"
+	clean_objects "$dir"
+	# Paths in the log are made relative to the tree, as in the sources.
+	if ! make -C "$kdir" M="$dir" -j"$(nproc)" "$@" modules 2>&1 |
+		sed "s|$dir/||g" >"$out"; then
+		echo "  the build failed:"
+		show "$out" 60
+		return 2
+	fi
+}
+
+lint_sparse() {
+	local out="$logdir/lint-sparse.log" rc=0
+	ensure_pkgs sparse make gcc
+	kbuild_lint sparse C=2 || rc=$?
+	[ $rc -ne 2 ] || return 1
+	if grep -i -E 'warning:|error:' "$out" >"$out.findings"; then
+		echo "  sparse reported:"
+		show "$out.findings" 80
+		return 1
+	fi
+	echo "  $(grep -c '^  CHECK' "$out" || true) file(s) checked, no warnings"
+}
+
+lint_w1() {
+	local out="$logdir/lint-w1.log" rc=0
+	ensure_pkgs make gcc
+	kbuild_lint w1 W=1 || rc=$?
+	[ $rc -ne 2 ] || return 1
+	if grep -i -E 'warning:' "$out" >"$out.findings"; then
+		echo "  W=1 warnings:"
+		grep -i -E -A3 'warning:' "$out" >"$out.context" || true
+		show "$out.context" 80
+		return 1
+	fi
+	echo "  $(grep -c '^  CC \[M\]' "$out" || true) file(s) compiled, no warnings"
+}
+
+failed=0
+for c in "${checks[@]}"; do
+	echo "lint: $c ..."
+	if ( "lint_$c" ); then
+		echo "lint: $c: PASS"
+	else
+		echo "lint: $c: FAIL (log: $logdir/lint-$c.log)"
+		failed=$((failed + 1))
+	fi
+done
+[ $failed -eq 0 ]

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Helpers for guest scripts (busybox sh). vm.sh puts this file into every
+# initramfs as /dmc/lib.sh; a script loads it with
+#     . "$DMC_LIB"
+#
+# Guest environment (set by /init): DMC_KERNEL (debug|release|stock),
+# DMC_MODDIR (/lib/dmcore, the built .ko files), DMC_FILES (/dmc/files, from
+# vm.sh --add), DMC_SCRIPT_TIMEOUT, and any vm.sh --env NAME=VALUE.
+
+# shellcheck disable=SC2034 # used by the scripts that source this file
+DMC_DEBUGFS=/sys/kernel/debug
+# shellcheck disable=SC2034
+DMC_DIR=$DMC_DEBUGFS/dmcore
+DMC_KMEMLEAK=$DMC_DEBUGFS/kmemleak
+
+# dmc_heading TEXT -- a section heading for people reading the output.
+dmc_heading() {
+	echo
+	echo "=== $* ==="
+}
+
+# dmc_say TEXT... -- explanatory prose, wrapped as given.
+dmc_say() {
+	for l in "$@"; do echo "  $l"; done
+}
+
+# dmc_run CMD... -- show a command, then run it (its status is returned).
+dmc_run() {
+	echo "# $*"
+	"$@"
+}
+
+# dmc_tree DIR [MAXBYTES] -- print DIR as a tree: directories end in "/",
+# symlinks show "name -> target", regular files show their contents inline
+# (one line: "name = value"; several: indented below the name) when they
+# hold at most MAXBYTES bytes (default 400), else the first lines and a
+# note. Reads are bounded in time, so a blocking file cannot hang the
+# script.
+dmc_tree() {
+	_dt_max=${2:-400}
+	if [ ! -d "$1" ]; then
+		echo "$1: no such directory"
+		return 1
+	fi
+	echo "$1/"
+	_dmc_tree "$1" ""
+}
+
+_dmc_tree() {
+	local dir=$1 prefix=$2 e name n i conn sub
+	n=0
+	for e in "$dir"/*; do [ -e "$e" ] || [ -L "$e" ] && n=$((n + 1)); done
+	i=0
+	for e in "$dir"/*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		i=$((i + 1))
+		name=${e##*/}
+		if [ $i -eq $n ]; then conn='`-- '; sub="$prefix    "; else conn='|-- '; sub="$prefix|   "; fi
+		if [ -L "$e" ]; then
+			echo "$prefix$conn$name -> $(readlink "$e")"
+		elif [ -d "$e" ]; then
+			echo "$prefix$conn$name/"
+			_dmc_tree "$e" "$sub"
+		else
+			_dmc_file "$e" "$prefix$conn$name" "$sub"
+		fi
+	done
+}
+
+# _dmc_file FILE LABEL PREFIX -- one file of the tree with its contents.
+_dmc_file() {
+	local f=$1 label=$2 prefix=$3 perm content lines
+	perm=$(stat -c %A "$f" 2>/dev/null)
+	case "$perm" in
+	?r*) ;;
+	*) echo "$label  (write-only)"; return 0 ;;
+	esac
+	# debugfs reports size 0 for everything: read a bounded prefix.
+	if ! content=$(timeout 2 head -c $((_dt_max + 1)) "$f" 2>&1); then
+		echo "$label  (read failed: ${content##*: })"
+		return 0
+	fi
+	if [ -z "$content" ]; then
+		echo "$label  (empty)"
+		return 0
+	fi
+	if printf '%s' "$content" | grep -q '[^[:print:][:space:]]'; then
+		echo "$label  (binary data)"
+		return 0
+	fi
+	lines=$(printf '%s\n' "$content" | wc -l)
+	if [ "$lines" -eq 1 ] && [ ${#content} -le 60 ] && [ ${#content} -le "$_dt_max" ]; then
+		echo "$label = $content"
+		return 0
+	fi
+	echo "$label:"
+	printf '%s\n' "$content" | head -c "$_dt_max" | head -n 20 | sed "s/^/$prefix  | /"
+	if [ ${#content} -gt "$_dt_max" ] || [ "$lines" -gt 20 ]; then
+		echo "$prefix  | ... (longer; cat $f)"
+	fi
+}
+
+# dmc_kmemleak_clear -- forget everything kmemleak suspects so far (boot
+# noise), so a later report shows only what happened after this point.
+dmc_kmemleak_clear() {
+	[ -w "$DMC_KMEMLEAK" ] || { echo "kmemleak: not available"; return 1; }
+	echo scan >"$DMC_KMEMLEAK"
+	echo clear >"$DMC_KMEMLEAK"
+}
+
+# dmc_kmemleak_report -- scan twice, 6 s apart (kmemleak reports only
+# objects older than 5 s), then print the report framed by
+# DMC-KMEMLEAK-BEGIN / DMC-KMEMLEAK-END (empty between them = no leak).
+dmc_kmemleak_report() {
+	[ -w "$DMC_KMEMLEAK" ] || { echo "kmemleak: not available"; return 1; }
+	echo scan >"$DMC_KMEMLEAK"
+	sleep 6
+	echo scan >"$DMC_KMEMLEAK"
+	echo "DMC-KMEMLEAK-BEGIN"
+	cat "$DMC_KMEMLEAK"
+	echo "DMC-KMEMLEAK-END"
+}
+
+# dmc_loaded MODULE -- true when MODULE is in /proc/modules.
+dmc_loaded() {
+	grep -q "^$1 " /proc/modules
+}
