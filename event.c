@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmcore's events ("uevents"), the event log and the listeners; the
+ * counterpart of Linux's kobject_uevent code in lib/.
+ *
+ * Linux hands an event to netlink and to a usermode helper. dmcore keeps
+ * every event in a bounded ring, the event log, where readers find them by
+ * SEQNUM, and hands it to listeners registered in the kernel (the debugfs
+ * export is one). A full log drops its oldest event and counts the drop.
+ *
+ * Sending an event:
+ *   1. the subsystem is the first kset found walking up from the object;
+ *   2. the object's suppression bit, then the kset's filter may drop it;
+ *   3. ACTION, DEVPATH and SUBSYSTEM are set, then the sender's variables,
+ *      then the kset's uevent() hook adds its own;
+ *   4. under dmc_event_mutex the event gets the next SEQNUM, enters the log
+ *      and is shown to every listener, so all of them see SEQNUM order.
+ * An event that fails before step 4 consumes no SEQNUM.
+ */
+
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/ratelimit.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "base.h"
+
+static DEFINE_MUTEX(dmc_event_mutex);
+static DEFINE_SPINLOCK(dmc_ring_lock);
+static LIST_HEAD(dmc_listeners);
+
+/* SEQNUM of the last event sent; dmc_event_mutex. */
+static u64 dmc_seqnum;
+
+/* The event log; dmc_ring_lock. Seqnums in it are contiguous. */
+static struct dmc_event_ring {
+	struct dmc_uevent **slots;
+	unsigned int capacity;
+	unsigned int head;		/* index of the oldest event */
+	unsigned int count;
+	u64 sent;
+	u64 dropped;
+} dmc_ring;
+
+static const char * const dmc_action_names[DMC_KOBJ_NR_ACTIONS] = {
+	[DMC_KOBJ_ADD] = "add",
+	[DMC_KOBJ_REMOVE] = "remove",
+	[DMC_KOBJ_CHANGE] = "change",
+	[DMC_KOBJ_MOVE] = "move",
+	[DMC_KOBJ_ONLINE] = "online",
+	[DMC_KOBJ_OFFLINE] = "offline",
+	[DMC_KOBJ_BIND] = "bind",
+	[DMC_KOBJ_UNBIND] = "unbind",
+};
+
+/**
+ * dmc_kobject_action_name() - the ACTION string of an action
+ * @action: the action
+ *
+ * Return: "add", "remove", ... or NULL for an invalid action.
+ */
+const char *dmc_kobject_action_name(enum dmc_kobject_action action)
+{
+	if ((unsigned int)action >= DMC_KOBJ_NR_ACTIONS)
+		return NULL;
+	return dmc_action_names[action];
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_action_name);
+
+/**
+ * dmc_kobject_action_parse() - parse an ACTION string written by a user
+ * @buf: the text, e.g. "change\n"; need not be NUL-terminated
+ * @count: its length; one trailing newline is ignored
+ * @action: where the action is stored on success
+ *
+ * Return: 0, or -EINVAL if @buf names no action.
+ */
+int dmc_kobject_action_parse(const char *buf, size_t count,
+			     enum dmc_kobject_action *action)
+{
+	unsigned int i;
+	size_t len;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	for (i = 0; i < DMC_KOBJ_NR_ACTIONS; i++) {
+		len = strlen(dmc_action_names[i]);
+		if (len == count && !strncmp(buf, dmc_action_names[i], len)) {
+			*action = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_action_parse);
+
+/**
+ * dmc_add_uevent_var() - add a "KEY=VALUE" variable to an event
+ * @env: the event being built (passed to a kset's uevent() hook)
+ * @fmt: printf-style format of the whole "KEY=VALUE" string
+ *
+ * Return: 0, or -E2BIG when the event already has DMC_UEVENT_NUM_ENVP
+ * variables or the string does not fit in what is left of the
+ * DMC_UEVENT_BUFFER_SIZE bytes; the event is then unchanged.
+ */
+int dmc_add_uevent_var(struct dmc_uevent_env *env, const char *fmt, ...)
+{
+	size_t room;
+	va_list args;
+	int len;
+
+	if (env->envp_idx >= ARRAY_SIZE(env->envp)) {
+		pr_warn_ratelimited("dmcore: event has more than %d variables\n",
+				    DMC_UEVENT_NUM_ENVP);
+		return -E2BIG;
+	}
+	room = sizeof(env->buf) - env->buflen;
+	va_start(args, fmt);
+	len = vsnprintf(&env->buf[env->buflen], room, fmt, args);
+	va_end(args);
+	if (len >= room) {
+		env->buf[env->buflen] = '\0';
+		pr_warn_ratelimited("dmcore: event variables exceed %d bytes\n",
+				    DMC_UEVENT_BUFFER_SIZE);
+		return -E2BIG;
+	}
+	env->envp[env->envp_idx++] = &env->buf[env->buflen];
+	env->buflen += len + 1;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_add_uevent_var);
+
+/*
+ * The kset that gives @kobj its subsystem: its own, or that of its nearest
+ * ancestor with one. Returned with a reference, or NULL.
+ */
+struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
+{
+	const struct dmc_kobject *top = kobj;
+	struct dmc_kset *kset = NULL;
+
+	read_lock(&dmc_name_lock);
+	while (!top->kset && top->parent)
+		top = top->parent;
+	if (top->kset && dmc_kobject_get_unless_zero(&top->kset->kobj))
+		kset = top->kset;
+	read_unlock(&dmc_name_lock);
+	return kset;
+}
+
+/* A caller-supplied variable must look like KEY=VALUE with a non-empty KEY. */
+static bool dmc_var_valid(const char *var)
+{
+	const char *eq = strchr(var, '=');
+
+	return eq && eq != var;
+}
+
+/* Room for "SEQNUM=<u64>" at the end of the event. */
+#define DMC_SEQNUM_VAR_MAX	(sizeof("SEQNUM=18446744073709551615"))
+
+static struct dmc_uevent *dmc_uevent_alloc(const struct dmc_uevent_env *env)
+{
+	struct dmc_uevent *ev;
+
+	ev = kmalloc(struct_size(ev, buf, env->buflen + DMC_SEQNUM_VAR_MAX),
+		     GFP_KERNEL);
+	if (ev)
+		kref_init(&ev->kref);
+	return ev;
+}
+
+/*
+ * Fill @ev from @env with its SEQNUM as fourth variable. @env holds
+ * ACTION, DEVPATH and SUBSYSTEM first.
+ */
+static void dmc_uevent_fill(struct dmc_uevent *ev, const struct dmc_uevent_env *env,
+			    enum dmc_kobject_action action, u64 seqnum)
+{
+	unsigned int i, len = 0;
+	char *p = ev->buf;
+
+	ev->seqnum = seqnum;
+	ev->action = action;
+	for (i = 0; i < env->envp_idx; i++) {
+		size_t l = strlen(env->envp[i]) + 1;
+
+		if (i == 1)
+			ev->devpath = p + len + strlen("DEVPATH=");
+		if (i == 2)
+			ev->subsystem = p + len + strlen("SUBSYSTEM=");
+		memcpy(p + len, env->envp[i], l);
+		len += l;
+		if (i == 2)
+			len += sprintf(p + len, "SEQNUM=%llu", seqnum) + 1;
+	}
+	ev->nvars = env->envp_idx + 1;
+	ev->len = len;
+}
+
+static void dmc_uevent_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct dmc_uevent, kref));
+}
+
+/**
+ * dmc_uevent_get() - take a reference on a logged event
+ * @ev: the event
+ *
+ * Return: @ev.
+ */
+struct dmc_uevent *dmc_uevent_get(struct dmc_uevent *ev)
+{
+	if (ev)
+		kref_get(&ev->kref);
+	return ev;
+}
+EXPORT_SYMBOL_GPL(dmc_uevent_get);
+
+/**
+ * dmc_uevent_put() - drop a reference on a logged event
+ * @ev: the event, or NULL
+ */
+void dmc_uevent_put(struct dmc_uevent *ev)
+{
+	if (ev)
+		kref_put(&ev->kref, dmc_uevent_release);
+}
+EXPORT_SYMBOL_GPL(dmc_uevent_put);
+
+/**
+ * dmc_uevent_var() - look up a variable of an event
+ * @ev: the event
+ * @key: the variable's name, e.g. "DEVPATH"
+ *
+ * Return: the value (inside @ev, valid while it is referenced), or NULL.
+ */
+const char *dmc_uevent_var(const struct dmc_uevent *ev, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *s = ev->buf;
+	unsigned int i;
+
+	for (i = 0; i < ev->nvars; i++) {
+		if (!strncmp(s, key, klen) && s[klen] == '=')
+			return s + klen + 1;
+		s += strlen(s) + 1;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_uevent_var);
+
+/* Append @ev (the log takes over its reference); caller holds the mutex. */
+static void dmc_event_log_append(struct dmc_uevent *ev)
+{
+	struct dmc_uevent *old = NULL;
+	struct dmc_event_ring *r = &dmc_ring;
+
+	spin_lock(&dmc_ring_lock);
+	if (r->count == r->capacity) {
+		old = r->slots[r->head];
+		r->head = (r->head + 1) % r->capacity;
+		r->count--;
+		r->dropped++;
+	}
+	r->slots[(r->head + r->count) % r->capacity] = ev;
+	r->count++;
+	r->sent++;
+	spin_unlock(&dmc_ring_lock);
+	dmc_uevent_put(old);
+}
+
+/**
+ * dmc_kobject_uevent_env() - send an event with extra variables
+ * @kobj: the object the event is about; the caller holds a reference
+ * @action: what happened
+ * @envp_ext: NULL-terminated "KEY=VALUE" strings to add, or NULL
+ *
+ * Sending "add" or "remove" records that in @kobj's flags, which decides
+ * whether dmc_kobject_del() sends "remove".
+ *
+ * Context: may sleep; takes dmc_event_mutex. Must not be called from a
+ * listener's uevent callback.
+ * Return: 0 when the event was sent or deliberately dropped (suppressed,
+ * filtered out, no subsystem name); -EINVAL for a bad argument, a
+ * malformed variable or an object without a kset above it; -ENOENT for an
+ * object not in the tree; -E2BIG past the bounds on variables; -ENOMEM;
+ * or the error of the kset's uevent() hook. On error nothing was sent and
+ * no SEQNUM was used.
+ */
+int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+			   enum dmc_kobject_action action,
+			   const char * const envp_ext[])
+{
+	const struct dmc_kset_uevent_ops *ops;
+	struct dmc_listener *l;
+	struct dmc_uevent_env *env;
+	struct dmc_uevent *ev;
+	struct dmc_kset *kset;
+	const char *subsystem;
+	char *devpath;
+	int i, err;
+
+	if (!kobj || (unsigned int)action >= DMC_KOBJ_NR_ACTIONS)
+		return -EINVAL;
+	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+		       "event for uninitialized kobject %p\n", kobj))
+		return -EINVAL;
+	if (!dmc_kobject_in_tree(kobj)) {
+		pr_err_ratelimited("dmcore: event '%s' for '%s', which is not in the tree\n",
+				   dmc_action_names[action], kobj->name);
+		return -ENOENT;
+	}
+	if (test_bit(DMC_KOBJ_UEVENT_SUPPRESS, &kobj->flags))
+		return 0;
+
+	kset = dmc_kobject_subsystem_kset(kobj);
+	if (!kset) {
+		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
+				    dmc_action_names[action], kobj->name);
+		return -EINVAL;
+	}
+	ops = kset->uevent_ops;
+	err = 0;
+	if (ops && ops->filter && !ops->filter(kobj))
+		goto out_put_kset;
+	subsystem = ops && ops->name ? ops->name(kobj) : NULL;
+
+	err = -ENOMEM;
+	env = kzalloc(sizeof(*env), GFP_KERNEL);
+	if (!env)
+		goto out_put_kset;
+	devpath = dmc_kobject_get_path(kobj, GFP_KERNEL);
+	if (!devpath)
+		goto out_free_env;
+
+	err = dmc_add_uevent_var(env, "ACTION=%s", dmc_action_names[action]);
+	if (!err)
+		err = dmc_add_uevent_var(env, "DEVPATH=%s", devpath);
+	if (!err && subsystem) {
+		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", subsystem);
+	} else if (!err) {
+		read_lock(&dmc_name_lock);
+		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", kset->kobj.name);
+		read_unlock(&dmc_name_lock);
+	}
+	if (err)
+		goto out_free_path;
+
+	for (i = 0; envp_ext && envp_ext[i]; i++) {
+		if (!dmc_var_valid(envp_ext[i])) {
+			pr_err_ratelimited("dmcore: event for '%s': bad variable '%.32s'\n",
+					   kobj->name, envp_ext[i]);
+			err = -EINVAL;
+			goto out_free_path;
+		}
+		err = dmc_add_uevent_var(env, "%s", envp_ext[i]);
+		if (err)
+			goto out_free_path;
+	}
+	if (ops && ops->uevent) {
+		err = ops->uevent(kobj, env);
+		if (err) {
+			pr_debug("dmcore: event for '%s' cancelled by kset '%s': %d\n",
+				 kobj->name, kset->kobj.name, err);
+			goto out_free_path;
+		}
+	}
+	/* SEQNUM is added last but must fit like any other variable. */
+	if (env->envp_idx >= DMC_UEVENT_NUM_ENVP ||
+	    env->buflen + DMC_SEQNUM_VAR_MAX > DMC_UEVENT_BUFFER_SIZE) {
+		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
+				    kobj->name);
+		err = -E2BIG;
+		goto out_free_path;
+	}
+	err = -ENOMEM;
+	ev = dmc_uevent_alloc(env);
+	if (!ev)
+		goto out_free_path;
+
+	if (action == DMC_KOBJ_ADD)
+		set_bit(DMC_KOBJ_ADD_SENT, &kobj->flags);
+	else if (action == DMC_KOBJ_REMOVE)
+		set_bit(DMC_KOBJ_REMOVE_SENT, &kobj->flags);
+
+	mutex_lock(&dmc_event_mutex);
+	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
+	dmc_event_log_append(dmc_uevent_get(ev));
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->uevent)
+			l->uevent(l, ev);
+	mutex_unlock(&dmc_event_mutex);
+	dmc_uevent_put(ev);
+	err = 0;
+
+out_free_path:
+	kfree(devpath);
+out_free_env:
+	kfree(env);
+out_put_kset:
+	dmc_kset_put(kset);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_uevent_env);
+
+/**
+ * dmc_kobject_uevent() - send an event
+ * @kobj: the object; the caller holds a reference
+ * @action: what happened
+ *
+ * Return: as dmc_kobject_uevent_env().
+ */
+int dmc_kobject_uevent(struct dmc_kobject *kobj, enum dmc_kobject_action action)
+{
+	return dmc_kobject_uevent_env(kobj, action, NULL);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_uevent);
+
+/**
+ * dmc_event_log_next() - read the event log
+ * @pos: in: the SEQNUM wanted next (0 or 1 for the oldest kept); out:
+ *	the SEQNUM after the event returned
+ * @missed: out: how many events between @pos and the oldest kept were
+ *	dropped before this reader got to them (0 normally)
+ *
+ * Context: any context that may take a spinlock.
+ * Return: the first kept event with SEQNUM >= @pos, with a reference the
+ * caller drops with dmc_uevent_put(), or NULL when there is none yet.
+ */
+struct dmc_uevent *dmc_event_log_next(u64 *pos, u64 *missed)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+	struct dmc_uevent *ev = NULL;
+	u64 oldest;
+
+	*missed = 0;
+	if (!*pos)
+		*pos = 1;
+	spin_lock(&dmc_ring_lock);
+	if (r->count) {
+		oldest = r->slots[r->head]->seqnum;
+		if (*pos < oldest) {
+			*missed = oldest - *pos;
+			*pos = oldest;
+		}
+		if (*pos - oldest < r->count) {
+			ev = r->slots[(r->head + (*pos - oldest)) % r->capacity];
+			dmc_uevent_get(ev);
+			*pos = ev->seqnum + 1;
+		}
+	}
+	spin_unlock(&dmc_ring_lock);
+	return ev;
+}
+EXPORT_SYMBOL_GPL(dmc_event_log_next);
+
+/**
+ * dmc_event_log_stats() - counters of the event log
+ * @stats: filled in
+ */
+void dmc_event_log_stats(struct dmc_event_stats *stats)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+
+	spin_lock(&dmc_ring_lock);
+	stats->sent = r->sent;
+	stats->dropped = r->dropped;
+	stats->queued = r->count;
+	stats->capacity = r->capacity;
+	stats->last_seqnum = r->count ?
+		r->slots[(r->head + r->count - 1) % r->capacity]->seqnum : 0;
+	spin_unlock(&dmc_ring_lock);
+}
+EXPORT_SYMBOL_GPL(dmc_event_log_stats);
+
+/**
+ * dmc_event_log_set_capacity() - resize the event log
+ * @capacity: events to keep, 1 to DMC_EVENT_LOG_MAX
+ *
+ * Shrinking keeps the newest events; the others count as dropped.
+ *
+ * Context: may sleep.
+ * Return: 0, -EINVAL for a capacity out of range, -ENOMEM.
+ */
+int dmc_event_log_set_capacity(unsigned int capacity)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+	struct dmc_uevent **slots, **old;
+	unsigned int i, keep, skip;
+
+	if (!capacity || capacity > DMC_EVENT_LOG_MAX) {
+		pr_err_ratelimited("dmcore: event log capacity %u out of range 1..%u\n",
+				   capacity, DMC_EVENT_LOG_MAX);
+		return -EINVAL;
+	}
+	slots = kvcalloc(capacity, sizeof(*slots), GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+
+	mutex_lock(&dmc_event_mutex);
+	spin_lock(&dmc_ring_lock);
+	keep = min(r->count, capacity);
+	skip = r->count - keep;
+	for (i = 0; i < skip; i++)
+		dmc_uevent_put(r->slots[(r->head + i) % r->capacity]);
+	for (i = 0; i < keep; i++)
+		slots[i] = r->slots[(r->head + skip + i) % r->capacity];
+	old = r->slots;
+	r->slots = slots;
+	r->capacity = capacity;
+	r->head = 0;
+	r->count = keep;
+	r->dropped += skip;
+	spin_unlock(&dmc_ring_lock);
+	mutex_unlock(&dmc_event_mutex);
+	kvfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_event_log_set_capacity);
+
+/* ---- listeners ------------------------------------------------------------ */
+
+/**
+ * dmc_listener_register() - start telling @l of every change
+ * @l: the listener, with the callbacks it wants
+ *
+ * Before this returns, @l->kobj_added is called for every object already
+ * in the tree, parents first, so the listener starts from a complete
+ * picture; events sent before registration are not replayed (read them
+ * from the event log).
+ *
+ * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
+ * Return: 0, or -EINVAL for NULL.
+ */
+int dmc_listener_register(struct dmc_listener *l)
+{
+	if (!l)
+		return -EINVAL;
+	mutex_lock(&dmc_tree_mutex);
+	mutex_lock(&dmc_event_mutex);
+	list_add_tail(&l->node, &dmc_listeners);
+	dmc_tree_replay(l);
+	mutex_unlock(&dmc_event_mutex);
+	mutex_unlock(&dmc_tree_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_listener_register);
+
+/**
+ * dmc_listener_unregister() - stop telling @l of changes
+ * @l: a registered listener
+ *
+ * When this returns no callback of @l is running or will run.
+ *
+ * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
+ */
+void dmc_listener_unregister(struct dmc_listener *l)
+{
+	if (!l)
+		return;
+	mutex_lock(&dmc_tree_mutex);
+	mutex_lock(&dmc_event_mutex);
+	list_del(&l->node);
+	mutex_unlock(&dmc_event_mutex);
+	mutex_unlock(&dmc_tree_mutex);
+}
+EXPORT_SYMBOL_GPL(dmc_listener_unregister);
+
+void dmc_listeners_kobj_added(struct dmc_kobject *kobj)
+{
+	struct dmc_listener *l;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->kobj_added)
+			l->kobj_added(l, kobj);
+}
+
+void dmc_listeners_kobj_removed(struct dmc_kobject *kobj)
+{
+	struct dmc_listener *l;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->kobj_removed)
+			l->kobj_removed(l, kobj);
+}
+
+void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old)
+{
+	struct dmc_listener *l;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->kobj_renamed)
+			l->kobj_renamed(l, kobj, old);
+}
+
+void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
+			      struct dmc_kobject *old_parent)
+{
+	struct dmc_listener *l;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->kobj_moved)
+			l->kobj_moved(l, kobj, old_parent);
+}
+
+int dmc_event_init(unsigned int capacity)
+{
+	if (!capacity || capacity > DMC_EVENT_LOG_MAX)
+		capacity = DMC_EVENT_LOG_DEFAULT;
+	dmc_ring.slots = kvcalloc(capacity, sizeof(*dmc_ring.slots), GFP_KERNEL);
+	if (!dmc_ring.slots)
+		return -ENOMEM;
+	dmc_ring.capacity = capacity;
+	return 0;
+}
+
+void dmc_event_exit(void)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+	unsigned int i;
+
+	WARN_ON(!list_empty(&dmc_listeners));
+	for (i = 0; i < r->count; i++)
+		dmc_uevent_put(r->slots[(r->head + i) % r->capacity]);
+	kvfree(r->slots);
+	r->slots = NULL;
+	r->count = 0;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore events: what the model tells the world when it changes.
+ * Counterpart of include/linux/kobject.h's uevent part and
+ * lib/kobject_uevent.c, with netlink replaced by an in-module ring (the
+ * event log) and by listeners registered in the module.
+ *
+ * Every event carries ACTION, DEVPATH, SUBSYSTEM and SEQNUM, then the
+ * sender's and the kset's KEY=VALUE variables. SEQNUMs are global and
+ * strictly increasing; the log keeps the newest events and counts every
+ * one it had to drop.
+ */
+#ifndef _DMCORE_EVENT_H
+#define _DMCORE_EVENT_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct dmc_kobject;
+
+/* Bounds on the variables of one event; exceeding them is -E2BIG. */
+#define DMC_UEVENT_NUM_ENVP	64	/* variables, including the four fixed */
+#define DMC_UEVENT_BUFFER_SIZE	2048	/* bytes of "KEY=VALUE\0" strings */
+
+/* Default and largest capacity of the event log, in events. */
+#define DMC_EVENT_LOG_DEFAULT	4096
+#define DMC_EVENT_LOG_MAX	(1024U * 1024U)
+
+enum dmc_kobject_action {
+	DMC_KOBJ_ADD,
+	DMC_KOBJ_REMOVE,
+	DMC_KOBJ_CHANGE,
+	DMC_KOBJ_MOVE,
+	DMC_KOBJ_ONLINE,
+	DMC_KOBJ_OFFLINE,
+	DMC_KOBJ_BIND,
+	DMC_KOBJ_UNBIND,
+	DMC_KOBJ_NR_ACTIONS
+};
+
+/**
+ * struct dmc_uevent_env - variables of an event being built
+ * @envp: pointers into @buf, one per variable
+ * @envp_idx: number of variables
+ * @buf: the "KEY=VALUE" strings, each NUL-terminated
+ * @buflen: bytes used in @buf
+ */
+struct dmc_uevent_env {
+	char *envp[DMC_UEVENT_NUM_ENVP];
+	unsigned int envp_idx;
+	char buf[DMC_UEVENT_BUFFER_SIZE];
+	unsigned int buflen;
+};
+
+/**
+ * struct dmc_uevent - one event as sent, kept in the event log
+ * @kref: the log holds one reference; readers take their own
+ * @seqnum: the event's SEQNUM
+ * @action: what happened
+ * @devpath: DEVPATH value (points into @buf)
+ * @subsystem: SUBSYSTEM value (points into @buf)
+ * @nvars: number of "KEY=VALUE" strings in @buf, the fixed four first:
+ *	ACTION, DEVPATH, SUBSYSTEM, SEQNUM
+ * @len: bytes in @buf
+ * @buf: the variables, each NUL-terminated
+ *
+ * A struct dmc_uevent never changes once sent.
+ */
+struct dmc_uevent {
+	struct kref kref;
+	u64 seqnum;
+	enum dmc_kobject_action action;
+	const char *devpath;
+	const char *subsystem;
+	unsigned int nvars;
+	unsigned int len;
+	char buf[];
+};
+
+/**
+ * struct dmc_event_stats - counters of the event log
+ * @last_seqnum: SEQNUM of the newest event (0 before the first)
+ * @sent: events sent since load
+ * @dropped: events pushed out of the full log
+ * @queued: events held in the log now
+ * @capacity: events the log can hold
+ */
+struct dmc_event_stats {
+	u64 last_seqnum;
+	u64 sent;
+	u64 dropped;
+	unsigned int queued;
+	unsigned int capacity;
+};
+
+/**
+ * struct dmc_listener - code told of every change to the model
+ * @kobj_added: @kobj entered the tree (its parent already has)
+ * @kobj_removed: @kobj left the tree (its children already have)
+ * @kobj_renamed: @kobj was renamed from @old_name
+ * @kobj_moved: @kobj moved from under @old_parent
+ * @uevent: an event was sent; called in SEQNUM order
+ *
+ * The tree callbacks run with the core's tree lock held, in the order the
+ * changes happened, so a listener sees a parent before its children; they
+ * may sleep and take references, but must not change the tree. @uevent
+ * runs with the event lock held and must not send events. Any callback may
+ * be NULL.
+ */
+struct dmc_listener {
+	void (*kobj_added)(struct dmc_listener *l, struct dmc_kobject *kobj);
+	void (*kobj_removed)(struct dmc_listener *l, struct dmc_kobject *kobj);
+	void (*kobj_renamed)(struct dmc_listener *l, struct dmc_kobject *kobj,
+			     const char *old_name);
+	void (*kobj_moved)(struct dmc_listener *l, struct dmc_kobject *kobj,
+			   struct dmc_kobject *old_parent);
+	void (*uevent)(struct dmc_listener *l, const struct dmc_uevent *ev);
+
+	/* private to the core */
+	struct list_head node;
+};
+
+const char *dmc_kobject_action_name(enum dmc_kobject_action action);
+int dmc_kobject_action_parse(const char *buf, size_t count,
+			     enum dmc_kobject_action *action);
+
+__printf(2, 3) int dmc_add_uevent_var(struct dmc_uevent_env *env,
+				      const char *fmt, ...);
+int dmc_kobject_uevent(struct dmc_kobject *kobj,
+		       enum dmc_kobject_action action);
+int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+			   enum dmc_kobject_action action,
+			   const char * const envp_ext[]);
+
+const char *dmc_uevent_var(const struct dmc_uevent *ev, const char *key);
+struct dmc_uevent *dmc_uevent_get(struct dmc_uevent *ev);
+void dmc_uevent_put(struct dmc_uevent *ev);
+
+struct dmc_uevent *dmc_event_log_next(u64 *pos, u64 *missed);
+void dmc_event_log_stats(struct dmc_event_stats *stats);
+int dmc_event_log_set_capacity(unsigned int capacity);
+
+int dmc_listener_register(struct dmc_listener *l);
+void dmc_listener_unregister(struct dmc_listener *l);
+
+#endif /* _DMCORE_EVENT_H */

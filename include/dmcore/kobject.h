@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore kobjects: the refcounted, named, parented object every part of
+ * the model is built from. Counterpart of include/linux/kobject.h.
+ *
+ * A dmc_kobject is always embedded in a larger structure. Its memory is
+ * freed only by its type's release(), which runs when the last reference
+ * is dropped; the creator never frees it directly.
+ */
+#ifndef _DMCORE_KOBJECT_H
+#define _DMCORE_KOBJECT_H
+
+#include <linux/bitops.h>
+#include <linux/compiler.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/rhashtable-types.h>
+#include <linux/types.h>
+
+struct dmc_kobject;
+struct dmc_kset;
+struct dmc_uevent_env;
+
+/* Longest name a kobject may have, as for a sysfs path component. */
+#define DMC_NAME_MAX	255
+
+/**
+ * struct dmc_attribute - a named value of a kobject, shown as a file
+ * @name: file name; must not contain '/'
+ * @mode: permission bits of the file (0444, 0644, 0200...)
+ */
+struct dmc_attribute {
+	const char *name;
+	umode_t mode;
+};
+
+/**
+ * struct dmc_attribute_group - attributes created and removed together
+ * @name: subdirectory for the group, or NULL for the object's own directory
+ * @attrs: NULL-terminated array of attributes
+ */
+struct dmc_attribute_group {
+	const char *name;
+	struct dmc_attribute **attrs;
+};
+
+/**
+ * struct dmc_sysfs_ops - how a type reads and writes its attributes
+ * @show: fill @buf (PAGE_SIZE bytes) with the value; return the length or
+ *	a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno
+ */
+struct dmc_sysfs_ops {
+	ssize_t (*show)(struct dmc_kobject *kobj, struct dmc_attribute *attr,
+			char *buf);
+	ssize_t (*store)(struct dmc_kobject *kobj, struct dmc_attribute *attr,
+			 const char *buf, size_t count);
+};
+
+/**
+ * struct dmc_kobj_type - behaviour shared by kobjects of one kind
+ * @name: short type name used in leak reports and statistics
+ * @release: frees the structure embedding the kobject. Mandatory: a type
+ *	without one is refused by dmc_kobject_init().
+ * @sysfs_ops: attribute access, or NULL when the type has no attributes
+ * @default_groups: NULL-terminated attribute groups every object of the
+ *	type shows
+ */
+struct dmc_kobj_type {
+	const char *name;
+	void (*release)(struct dmc_kobject *kobj);
+	const struct dmc_sysfs_ops *sysfs_ops;
+	const struct dmc_attribute_group **default_groups;
+};
+
+/* Bits of dmc_kobject.flags; changed with atomic bitops. */
+enum dmc_kobject_flag {
+	DMC_KOBJ_INITIALIZED,		/* dmc_kobject_init() succeeded */
+	DMC_KOBJ_IN_TREE,		/* added and not yet deleted */
+	DMC_KOBJ_DELETED,		/* was added once; cannot be re-added */
+	DMC_KOBJ_ADD_SENT,		/* the "add" event went out */
+	DMC_KOBJ_REMOVE_SENT,		/* the "remove" event went out */
+	DMC_KOBJ_UEVENT_SUPPRESS,	/* send no events for this object */
+	DMC_KOBJ_IS_KSET,		/* embedded in a registered dmc_kset */
+};
+
+/**
+ * struct dmc_kobject - the core object
+ * @name: the object's name; use dmc_kobject_name()
+ * @parent: parent in the tree; holds a reference from add until release
+ * @kset: set this object belongs to, or NULL
+ * @ktype: the object's type; never NULL once initialized
+ * @kref: reference count
+ * @flags: DMC_KOBJ_* bits
+ *
+ * The remaining fields belong to the core (see base.h for their locks).
+ */
+struct dmc_kobject {
+	const char *name;
+	struct dmc_kobject *parent;
+	struct dmc_kset *kset;
+	const struct dmc_kobj_type *ktype;
+	struct kref kref;
+	unsigned long flags;
+
+	/* private to the core */
+	struct list_head entry;		/* in kset->list */
+	struct rhlist_head kset_node;	/* in kset's name index */
+	struct rhash_head sib_node;	/* in the (parent, name) index */
+	struct list_head children;	/* in-tree children */
+	struct list_head sibling;	/* in parent->children */
+	struct list_head live;		/* every initialized kobject */
+};
+
+static inline const char *dmc_kobject_name(const struct dmc_kobject *kobj)
+{
+	return kobj->name;
+}
+
+static inline bool dmc_kobject_in_tree(const struct dmc_kobject *kobj)
+{
+	return test_bit(DMC_KOBJ_IN_TREE, &kobj->flags);
+}
+
+int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype);
+__printf(3, 4) int dmc_kobject_add(struct dmc_kobject *kobj,
+				   struct dmc_kobject *parent,
+				   const char *fmt, ...);
+__printf(4, 5) int dmc_kobject_init_and_add(struct dmc_kobject *kobj,
+					    const struct dmc_kobj_type *ktype,
+					    struct dmc_kobject *parent,
+					    const char *fmt, ...);
+void dmc_kobject_del(struct dmc_kobject *kobj);
+struct dmc_kobject *dmc_kobject_get(struct dmc_kobject *kobj);
+struct dmc_kobject * __must_check dmc_kobject_get_unless_zero(struct dmc_kobject *kobj);
+void dmc_kobject_put(struct dmc_kobject *kobj);
+int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name);
+int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent);
+char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp);
+__printf(2, 3) int dmc_kobject_set_name(struct dmc_kobject *kobj,
+					const char *fmt, ...);
+void dmc_kobject_set_uevent_suppress(struct dmc_kobject *kobj, bool suppress);
+struct dmc_kobject *dmc_kobject_find_child(struct dmc_kobject *parent,
+					   const char *name);
+unsigned int dmc_kobject_refcount(const struct dmc_kobject *kobj);
+
+/* Misuse counter: incremented by every WARN the core raises at a caller. */
+unsigned long dmc_misuse_count(void);
+
+#endif /* _DMCORE_KOBJECT_H */

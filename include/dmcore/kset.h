@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore ksets: a kobject that is also a set of kobjects. Counterpart of
+ * struct kset in include/linux/kobject.h.
+ *
+ * A kset gives its members a subsystem for their events (and may filter,
+ * rename or extend those events) and finds a member by name in O(1)
+ * expected time through a hashed name index.
+ */
+#ifndef _DMCORE_KSET_H
+#define _DMCORE_KSET_H
+
+#include <linux/list.h>
+#include <linux/rhashtable-types.h>
+#include <linux/spinlock.h>
+#include <dmcore/kobject.h>
+
+/**
+ * struct dmc_kset_uevent_ops - a kset's say in its members' events
+ * @filter: return 0 to drop the event for @kobj, nonzero to send it
+ * @name: return the SUBSYSTEM value for @kobj (default: the kset's name)
+ * @uevent: add variables with dmc_add_uevent_var(); a negative return
+ *	cancels the event and is passed to the sender
+ *
+ * All three are called without core locks held and may sleep.
+ */
+struct dmc_kset_uevent_ops {
+	int (*filter)(const struct dmc_kobject *kobj);
+	const char *(*name)(const struct dmc_kobject *kobj);
+	int (*uevent)(const struct dmc_kobject *kobj,
+		      struct dmc_uevent_env *env);
+};
+
+/**
+ * struct dmc_kset - a set of kobjects
+ * @kobj: the kset's own kobject (its directory and refcount)
+ * @uevent_ops: event hooks for members, or NULL
+ *
+ * @list, @index and @iters are protected by @list_lock.
+ */
+struct dmc_kset {
+	struct dmc_kobject kobj;
+	const struct dmc_kset_uevent_ops *uevent_ops;
+
+	/* private to the core */
+	spinlock_t list_lock;
+	struct list_head list;		/* members, in joining order */
+	struct rhltable index;		/* members by name */
+	struct list_head iters;		/* active dmc_kset_iter cursors */
+	unsigned int nr_members;
+};
+
+/**
+ * struct dmc_kset_iter - position of a walk over a kset's members
+ *
+ * The walk is safe against members joining and leaving: the iterator keeps
+ * a cursor in the member list and a reference on the member it returned
+ * last. Initialize with dmc_kset_iter_start(), always end with
+ * dmc_kset_iter_exit().
+ */
+struct dmc_kset_iter {
+	struct dmc_kset *kset;
+	struct list_head cursor;
+	struct list_head node;		/* in kset->iters */
+	struct dmc_kobject *cur;
+};
+
+static inline struct dmc_kset *to_dmc_kset(struct dmc_kobject *kobj)
+{
+	return kobj ? container_of(kobj, struct dmc_kset, kobj) : NULL;
+}
+
+int dmc_kset_register(struct dmc_kset *kset);
+void dmc_kset_unregister(struct dmc_kset *kset);
+struct dmc_kset *dmc_kset_create_and_add(const char *name,
+					 const struct dmc_kset_uevent_ops *ops,
+					 struct dmc_kobject *parent);
+struct dmc_kset *dmc_kset_get(struct dmc_kset *kset);
+void dmc_kset_put(struct dmc_kset *kset);
+struct dmc_kobject *dmc_kset_find_obj(struct dmc_kset *kset, const char *name);
+unsigned int dmc_kset_count(struct dmc_kset *kset);
+
+void dmc_kset_iter_start(struct dmc_kset *kset, struct dmc_kset_iter *iter);
+struct dmc_kobject *dmc_kset_iter_next(struct dmc_kset_iter *iter);
+void dmc_kset_iter_exit(struct dmc_kset_iter *iter);
+
+#endif /* _DMCORE_KSET_H */

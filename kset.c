@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sets of kobjects; the counterpart of the kset half of lib/kobject.c.
+ *
+ * Where Linux's kset_find_obj() walks the member list, a dmcore kset keeps
+ * a hashed name index (an rhltable: names may repeat in a set whose
+ * members have different parents), so finding a member by name takes O(1)
+ * expected time whatever the size of the set.
+ *
+ * Walking a set while members join and leave uses a cursor, as readdir on
+ * a dcache-based filesystem does: the iterator owns a list node that sits
+ * in the member list just after the member it returned last, so removing
+ * any member, including that one, never loses the walk's place.
+ */
+
+#include <linux/export.h>
+#include <linux/jhash.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "base.h"
+
+static u32 dmc_kset_hashfn(const void *data, u32 len, u32 seed)
+{
+	const char *name = data;
+
+	return jhash(name, strlen(name), seed);
+}
+
+static u32 dmc_kset_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct dmc_kobject *kobj = data;
+
+	return jhash(kobj->name, strlen(kobj->name), seed);
+}
+
+static int dmc_kset_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct dmc_kobject *kobj = obj;
+
+	return strcmp(kobj->name, arg->key);
+}
+
+static const struct rhashtable_params dmc_kset_params = {
+	.head_offset = offsetof(struct dmc_kobject, kset_node),
+	.hashfn = dmc_kset_hashfn,
+	.obj_hashfn = dmc_kset_obj_hashfn,
+	.obj_cmpfn = dmc_kset_cmpfn,
+	.automatic_shrinking = true,
+};
+
+static void dmc_kset_release(struct dmc_kobject *kobj)
+{
+	kfree(to_dmc_kset(kobj));
+}
+
+/* The type of ksets made by dmc_kset_create_and_add(). */
+const struct dmc_kobj_type dmc_kset_ktype = {
+	.name = "kset",
+	.release = dmc_kset_release,
+};
+
+/* Set up the member list and index; undone by dmc_kset_cleanup(). */
+static int dmc_kset_init_members(struct dmc_kset *kset)
+{
+	int err;
+
+	spin_lock_init(&kset->list_lock);
+	INIT_LIST_HEAD(&kset->list);
+	INIT_LIST_HEAD(&kset->iters);
+	kset->nr_members = 0;
+	err = rhltable_init(&kset->index, &dmc_kset_params);
+	if (err)
+		return err;
+	set_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags);
+	return 0;
+}
+
+/*
+ * Called by the kobject core just before a kset's release runs: every
+ * member held a reference, so the set is empty by now.
+ */
+void dmc_kset_cleanup(struct dmc_kset *kset)
+{
+	WARN_ON(!list_empty(&kset->list));
+	rhltable_destroy(&kset->index);
+}
+
+/**
+ * dmc_kset_get() - take a reference on a kset
+ * @kset: the kset, or NULL
+ *
+ * Return: @kset, or NULL.
+ */
+struct dmc_kset *dmc_kset_get(struct dmc_kset *kset)
+{
+	return kset ? to_dmc_kset(dmc_kobject_get(&kset->kobj)) : NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_get);
+
+/**
+ * dmc_kset_put() - drop a reference on a kset
+ * @kset: the kset, or NULL
+ */
+void dmc_kset_put(struct dmc_kset *kset)
+{
+	if (kset)
+		dmc_kobject_put(&kset->kobj);
+}
+EXPORT_SYMBOL_GPL(dmc_kset_put);
+
+/**
+ * dmc_kset_register() - initialize and add a kset
+ * @kset: the kset. The caller has set its name (dmc_kobject_set_name()),
+ *	@kset->kobj.ktype (with a release that frees the kset) and may have
+ *	set @kset->kobj.parent, @kset->kobj.kset and @kset->uevent_ops.
+ *
+ * Sends "add" for the kset when an ancestor gives it a subsystem.
+ *
+ * Context: may sleep.
+ * Return: 0 or a negative errno. On failure call dmc_kset_put(), except
+ * for -EINVAL from a missing ktype or release, where nothing was taken
+ * and the caller frees the kset itself.
+ */
+int dmc_kset_register(struct dmc_kset *kset)
+{
+	int err;
+
+	if (!kset)
+		return -EINVAL;
+	if (!test_bit(DMC_KOBJ_INITIALIZED, &kset->kobj.flags)) {
+		err = dmc_kobject_init(&kset->kobj, kset->kobj.ktype);
+		if (err)
+			return err;
+	}
+	if (test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags)) {
+		pr_err_ratelimited("dmcore: kset '%s' registered twice\n",
+				   kset->kobj.name);
+		return -EINVAL;
+	}
+	if (!kset->kobj.name) {
+		pr_err_ratelimited("dmcore: kset %p registered without a name\n", kset);
+		return -EINVAL;
+	}
+	err = dmc_kset_init_members(kset);
+	if (err)
+		return err;
+	err = dmc_kobject_add(&kset->kobj, kset->kobj.parent, "%s",
+			      kset->kobj.name);
+	if (err)
+		return err;
+	if (dmc_kobject_subsystem_kset(&kset->kobj))
+		dmc_kobject_uevent(&kset->kobj, DMC_KOBJ_ADD);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_register);
+
+/**
+ * dmc_kset_unregister() - delete a kset and drop the registration reference
+ * @kset: a registered kset, or NULL
+ *
+ * Members whose parent is the kset are deleted with it; members elsewhere
+ * in the tree keep their reference on the kset until they leave it.
+ *
+ * Context: may sleep.
+ */
+void dmc_kset_unregister(struct dmc_kset *kset)
+{
+	if (!kset)
+		return;
+	dmc_kobject_del(&kset->kobj);
+	dmc_kset_put(kset);
+}
+EXPORT_SYMBOL_GPL(dmc_kset_unregister);
+
+/**
+ * dmc_kset_create_and_add() - allocate and register a kset
+ * @name: its name
+ * @ops: event hooks for its members, or NULL
+ * @parent: parent kobject, or NULL for the top level
+ *
+ * Context: may sleep.
+ * Return: the kset, holding one reference for the caller (end with
+ * dmc_kset_unregister()), or NULL on any error (already logged).
+ */
+struct dmc_kset *dmc_kset_create_and_add(const char *name,
+					 const struct dmc_kset_uevent_ops *ops,
+					 struct dmc_kobject *parent)
+{
+	struct dmc_kset *kset;
+	int err;
+
+	if (!name)
+		return NULL;
+	kset = kzalloc(sizeof(*kset), GFP_KERNEL);
+	if (!kset)
+		return NULL;
+	err = dmc_kobject_set_name(&kset->kobj, "%s", name);
+	if (err) {
+		kfree(kset);
+		return NULL;
+	}
+	kset->kobj.parent = parent;
+	kset->uevent_ops = ops;
+	err = dmc_kobject_init(&kset->kobj, &dmc_kset_ktype);
+	if (err) {
+		kfree(kset->kobj.name);
+		kfree(kset);
+		return NULL;
+	}
+	err = dmc_kset_register(kset);
+	if (err) {
+		dmc_kset_put(kset);
+		return NULL;
+	}
+	return kset;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_create_and_add);
+
+/*
+ * Join @kobj to its kset (if any), taking a reference on the kset. Called
+ * by the kobject core under dmc_tree_mutex as @kobj enters the tree.
+ */
+int dmc_kset_join(struct dmc_kobject *kobj)
+{
+	struct dmc_kset *kset = kobj->kset;
+	int err;
+
+	if (!kset)
+		return 0;
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags) ||
+	    !dmc_kobject_in_tree(&kset->kobj) ||
+	    test_bit(DMC_KOBJ_DELETED, &kset->kobj.flags)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': its kset is not registered\n",
+				   kobj->name);
+		return -ENOENT;
+	}
+	dmc_kset_get(kset);
+	spin_lock(&kset->list_lock);
+	err = rhltable_insert(&kset->index, &kobj->kset_node, dmc_kset_params);
+	if (!err) {
+		list_add_tail(&kobj->entry, &kset->list);
+		kset->nr_members++;
+	}
+	spin_unlock(&kset->list_lock);
+	if (err)
+		dmc_kset_put(kset);
+	return err;
+}
+
+/* Leave the kset joined by dmc_kset_join() and drop its reference. */
+void dmc_kset_leave(struct dmc_kobject *kobj)
+{
+	struct dmc_kset *kset = kobj->kset;
+
+	if (!kset)
+		return;
+	spin_lock(&kset->list_lock);
+	if (list_empty(&kobj->entry)) {
+		spin_unlock(&kset->list_lock);
+		return;
+	}
+	rhltable_remove(&kset->index, &kobj->kset_node, dmc_kset_params);
+	list_del_init(&kobj->entry);
+	kset->nr_members--;
+	spin_unlock(&kset->list_lock);
+	dmc_kset_put(kset);
+}
+
+/*
+ * Rename a kobject, keeping its kset's index in step. Called by
+ * dmc_kobject_rename() under dmc_tree_mutex, after the sibling check.
+ */
+int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
+			   const char **old_name)
+{
+	struct dmc_kset *kset = kobj->kset;
+	int err, err2;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!kset || list_empty(&kobj->entry))
+		return dmc_kobject_swap_name(kobj, new_name, old_name);
+
+	spin_lock(&kset->list_lock);
+	rhltable_remove(&kset->index, &kobj->kset_node, dmc_kset_params);
+	err = dmc_kobject_swap_name(kobj, new_name, old_name);
+	/* Re-index under whichever name the object now has. */
+	err2 = rhltable_insert(&kset->index, &kobj->kset_node, dmc_kset_params);
+	spin_unlock(&kset->list_lock);
+	WARN_ON(err2);
+	return err;
+}
+
+/**
+ * dmc_kset_find_obj() - find a member of a kset by name
+ * @kset: the kset
+ * @name: the member's name
+ *
+ * O(1) expected time. If several members share the name (they then have
+ * different parents), any one of them is returned.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: the member with a new reference (the caller puts it), or NULL.
+ */
+struct dmc_kobject *dmc_kset_find_obj(struct dmc_kset *kset, const char *name)
+{
+	struct dmc_kobject *kobj, *found = NULL;
+	struct rhlist_head *list, *pos;
+
+	if (!kset || !name)
+		return NULL;
+	spin_lock(&kset->list_lock);
+	rcu_read_lock();
+	list = rhltable_lookup(&kset->index, name, dmc_kset_params);
+	rhl_for_each_entry_rcu(kobj, pos, list, kset_node) {
+		found = dmc_kobject_get_unless_zero(kobj);
+		if (found)
+			break;
+	}
+	rcu_read_unlock();
+	spin_unlock(&kset->list_lock);
+	return found;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_find_obj);
+
+/**
+ * dmc_kset_count() - number of members
+ * @kset: the kset
+ *
+ * Return: the member count at the time of the call.
+ */
+unsigned int dmc_kset_count(struct dmc_kset *kset)
+{
+	unsigned int n;
+
+	if (!kset)
+		return 0;
+	spin_lock(&kset->list_lock);
+	n = kset->nr_members;
+	spin_unlock(&kset->list_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_count);
+
+/**
+ * dmc_kset_iter_start() - begin a walk over a kset's members
+ * @kset: the kset; the caller holds a reference for the whole walk
+ * @iter: the iterator, owned by the caller
+ *
+ * Must be paired with dmc_kset_iter_exit().
+ */
+void dmc_kset_iter_start(struct dmc_kset *kset, struct dmc_kset_iter *iter)
+{
+	iter->kset = kset;
+	iter->cur = NULL;
+	spin_lock(&kset->list_lock);
+	list_add(&iter->cursor, &kset->list);
+	list_add(&iter->node, &kset->iters);
+	spin_unlock(&kset->list_lock);
+}
+EXPORT_SYMBOL_GPL(dmc_kset_iter_start);
+
+static bool dmc_kset_is_cursor(struct dmc_kset *kset, struct list_head *pos)
+{
+	struct dmc_kset_iter *it;
+
+	list_for_each_entry(it, &kset->iters, node)
+		if (&it->cursor == pos)
+			return true;
+	return false;
+}
+
+/**
+ * dmc_kset_iter_next() - the next member of the walk
+ * @iter: an iterator started with dmc_kset_iter_start()
+ *
+ * Drops the reference on the member returned before. Members that left
+ * the set are never returned once they left; members that joined behind
+ * the cursor are returned in joining order.
+ *
+ * Context: may sleep (the previous member's put may release it).
+ * Return: the next member, referenced until the next call or
+ * dmc_kset_iter_exit(), or NULL at the end.
+ */
+struct dmc_kobject *dmc_kset_iter_next(struct dmc_kset_iter *iter)
+{
+	struct dmc_kset *kset = iter->kset;
+	struct dmc_kobject *prev = iter->cur, *kobj;
+	struct list_head *pos;
+
+	iter->cur = NULL;
+	spin_lock(&kset->list_lock);
+	for (pos = iter->cursor.next; pos != &kset->list; pos = pos->next) {
+		if (dmc_kset_is_cursor(kset, pos))
+			continue;
+		kobj = list_entry(pos, struct dmc_kobject, entry);
+		if (dmc_kobject_get_unless_zero(kobj)) {
+			iter->cur = kobj;
+			break;
+		}
+	}
+	/* The cursor moves just behind the member returned, or to the end. */
+	if (iter->cur)
+		list_move(&iter->cursor, pos);
+	else
+		list_move_tail(&iter->cursor, &kset->list);
+	spin_unlock(&kset->list_lock);
+	dmc_kobject_put(prev);
+	return iter->cur;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_iter_next);
+
+/**
+ * dmc_kset_iter_exit() - end a walk
+ * @iter: the iterator
+ *
+ * Drops the reference on the member returned last, if any.
+ */
+void dmc_kset_iter_exit(struct dmc_kset_iter *iter)
+{
+	struct dmc_kset *kset = iter->kset;
+
+	spin_lock(&kset->list_lock);
+	list_del(&iter->cursor);
+	list_del(&iter->node);
+	spin_unlock(&kset->list_lock);
+	dmc_kobject_put(iter->cur);
+	iter->cur = NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_kset_iter_exit);
