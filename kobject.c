@@ -384,6 +384,7 @@ EXPORT_SYMBOL_GPL(dmc_kobject_put);
 static int __dmc_kobject_add(struct dmc_kobject *kobj)
 {
 	struct dmc_kobject *parent = kobj->parent;
+	struct dmc_sib_key key = { .parent = parent, .name = kobj->name };
 	int err;
 
 	mutex_lock(&dmc_tree_mutex);
@@ -394,8 +395,8 @@ static int __dmc_kobject_add(struct dmc_kobject *kobj)
 		err = -ENOENT;
 		goto out_unlock;
 	}
-	err = rhashtable_lookup_insert_fast(&dmc_sib_index, &kobj->sib_node,
-					    dmc_sib_params);
+	err = rhashtable_lookup_insert_key(&dmc_sib_index, &key, &kobj->sib_node,
+					   dmc_sib_params);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
