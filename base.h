@@ -19,8 +19,8 @@
  *                               uevent callbacks, so listeners see events
  *                               in SEQNUM order.
  *   dmc_ring_lock    (spinlock) the event log ring and its counters.
- *   kset->list_lock  (spinlock) kset->list, kset->index, kset->iters,
- *                               kset->nr_members.
+ *   klist->lock      (spinlock) a klist's members, index and cursors
+ *                               (kset members, bus devices and drivers...).
  *   dmc_name_lock    (rwlock)   kobj->name and kobj->parent of objects in
  *                               the tree, so a path can be built while a
  *                               rename or move runs elsewhere.
@@ -67,6 +67,23 @@ int dmc_kobject_check_name(const char *name);
 void dmc_tree_replay(struct dmc_listener *l);
 int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
 			  const char **old_name);
+
+/* klist.c */
+int dmc_klist_init(struct dmc_klist *k,
+		   bool (*get)(struct dmc_klist_node *n),
+		   void (*put)(struct dmc_klist_node *n));
+void dmc_klist_destroy(struct dmc_klist *k);
+int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
+		  const char * const *name, bool unique);
+bool dmc_klist_del(struct dmc_klist *k, struct dmc_klist_node *n);
+bool dmc_klist_node_attached(struct dmc_klist_node *n);
+int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
+		     int (*rename)(void *arg), void *arg);
+struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name);
+unsigned int dmc_klist_count(struct dmc_klist *k);
+void dmc_klist_iter_start(struct dmc_klist *k, struct dmc_klist_iter *it);
+struct dmc_klist_node *dmc_klist_iter_next(struct dmc_klist_iter *it);
+void dmc_klist_iter_exit(struct dmc_klist_iter *it);
 
 /* kset.c */
 int dmc_kset_join(struct dmc_kobject *kobj);

@@ -245,7 +245,6 @@ int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype
 
 	kref_init(&kobj->kref);
 	kobj->ktype = ktype;
-	INIT_LIST_HEAD(&kobj->entry);
 	INIT_LIST_HEAD(&kobj->children);
 	INIT_LIST_HEAD(&kobj->sibling);
 	kobj->flags = BIT(DMC_KOBJ_INITIALIZED) |

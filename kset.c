@@ -3,52 +3,15 @@
  * Sets of kobjects; the counterpart of the kset half of lib/kobject.c.
  *
  * Where Linux's kset_find_obj() walks the member list, a dmcore kset keeps
- * a hashed name index (an rhltable: names may repeat in a set whose
- * members have different parents), so finding a member by name takes O(1)
- * expected time whatever the size of the set.
- *
- * Walking a set while members join and leave uses a cursor, as readdir on
- * a dcache-based filesystem does: the iterator owns a list node that sits
- * in the member list just after the member it returned last, so removing
- * any member, including that one, never loses the walk's place.
+ * its members in an indexed klist (klist.c), so finding a member by name
+ * takes O(1) expected time whatever the size of the set, and walking the
+ * set stays safe while members join and leave.
  */
 
 #include <linux/export.h>
-#include <linux/jhash.h>
-#include <linux/rhashtable.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include "base.h"
-
-static u32 dmc_kset_hashfn(const void *data, u32 len, u32 seed)
-{
-	const char *name = data;
-
-	return jhash(name, strlen(name), seed);
-}
-
-static u32 dmc_kset_obj_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct dmc_kobject *kobj = data;
-
-	return jhash(kobj->name, strlen(kobj->name), seed);
-}
-
-static int dmc_kset_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const struct dmc_kobject *kobj = obj;
-
-	return strcmp(kobj->name, arg->key);
-}
-
-static const struct rhashtable_params dmc_kset_params = {
-	.head_offset = offsetof(struct dmc_kobject, kset_node),
-	.hashfn = dmc_kset_hashfn,
-	.obj_hashfn = dmc_kset_obj_hashfn,
-	.obj_cmpfn = dmc_kset_cmpfn,
-	.automatic_shrinking = true,
-};
 
 static void dmc_kset_release(struct dmc_kobject *kobj)
 {
@@ -61,16 +24,24 @@ const struct dmc_kobj_type dmc_kset_ktype = {
 	.release = dmc_kset_release,
 };
 
+static bool dmc_kset_member_get(struct dmc_klist_node *n)
+{
+	return dmc_kobject_get_unless_zero(container_of(n, struct dmc_kobject,
+							kset_node));
+}
+
+static void dmc_kset_member_put(struct dmc_klist_node *n)
+{
+	dmc_kobject_put(container_of(n, struct dmc_kobject, kset_node));
+}
+
 /* Set up the member list and index; undone by dmc_kset_cleanup(). */
 static int dmc_kset_init_members(struct dmc_kset *kset)
 {
 	int err;
 
-	spin_lock_init(&kset->list_lock);
-	INIT_LIST_HEAD(&kset->list);
-	INIT_LIST_HEAD(&kset->iters);
-	kset->nr_members = 0;
-	err = rhltable_init(&kset->index, &dmc_kset_params);
+	err = dmc_klist_init(&kset->members, dmc_kset_member_get,
+			     dmc_kset_member_put);
 	if (err)
 		return err;
 	set_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags);
@@ -83,8 +54,7 @@ static int dmc_kset_init_members(struct dmc_kset *kset)
  */
 void dmc_kset_cleanup(struct dmc_kset *kset)
 {
-	WARN_ON(!list_empty(&kset->list));
-	rhltable_destroy(&kset->index);
+	dmc_klist_destroy(&kset->members);
 }
 
 /**
@@ -238,13 +208,7 @@ int dmc_kset_join(struct dmc_kobject *kobj)
 		return -ENOENT;
 	}
 	dmc_kset_get(kset);
-	spin_lock(&kset->list_lock);
-	err = rhltable_insert(&kset->index, &kobj->kset_node, dmc_kset_params);
-	if (!err) {
-		list_add_tail(&kobj->entry, &kset->list);
-		kset->nr_members++;
-	}
-	spin_unlock(&kset->list_lock);
+	err = dmc_klist_add(&kset->members, &kobj->kset_node, &kobj->name, false);
 	if (err)
 		dmc_kset_put(kset);
 	return err;
@@ -255,18 +219,21 @@ void dmc_kset_leave(struct dmc_kobject *kobj)
 {
 	struct dmc_kset *kset = kobj->kset;
 
-	if (!kset)
-		return;
-	spin_lock(&kset->list_lock);
-	if (list_empty(&kobj->entry)) {
-		spin_unlock(&kset->list_lock);
-		return;
-	}
-	rhltable_remove(&kset->index, &kobj->kset_node, dmc_kset_params);
-	list_del_init(&kobj->entry);
-	kset->nr_members--;
-	spin_unlock(&kset->list_lock);
-	dmc_kset_put(kset);
+	if (kset && dmc_klist_del(&kset->members, &kobj->kset_node))
+		dmc_kset_put(kset);
+}
+
+struct dmc_kset_rename {
+	struct dmc_kobject *kobj;
+	char *new_name;
+	const char **old_name;
+};
+
+static int dmc_kset_swap_name(void *arg)
+{
+	struct dmc_kset_rename *r = arg;
+
+	return dmc_kobject_swap_name(r->kobj, r->new_name, r->old_name);
 }
 
 /*
@@ -276,21 +243,13 @@ void dmc_kset_leave(struct dmc_kobject *kobj)
 int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
 			   const char **old_name)
 {
-	struct dmc_kset *kset = kobj->kset;
-	int err, err2;
+	struct dmc_kset_rename r = { kobj, new_name, old_name };
 
 	lockdep_assert_held(&dmc_tree_mutex);
-	if (!kset || list_empty(&kobj->entry))
+	if (!kobj->kset || !dmc_klist_node_attached(&kobj->kset_node))
 		return dmc_kobject_swap_name(kobj, new_name, old_name);
-
-	spin_lock(&kset->list_lock);
-	rhltable_remove(&kset->index, &kobj->kset_node, dmc_kset_params);
-	err = dmc_kobject_swap_name(kobj, new_name, old_name);
-	/* Re-index under whichever name the object now has. */
-	err2 = rhltable_insert(&kset->index, &kobj->kset_node, dmc_kset_params);
-	spin_unlock(&kset->list_lock);
-	WARN_ON(err2);
-	return err;
+	return dmc_klist_rename(&kobj->kset->members, &kobj->kset_node,
+				dmc_kset_swap_name, &r);
 }
 
 /**
@@ -298,30 +257,21 @@ int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
  * @kset: the kset
  * @name: the member's name
  *
- * O(1) expected time. If several members share the name (they then have
- * different parents), any one of them is returned.
+ * O(1) expected time (Linux walks the member list). If several members
+ * share the name (they then have different parents), any one of them is
+ * returned.
  *
  * Context: any context that may take a spinlock.
  * Return: the member with a new reference (the caller puts it), or NULL.
  */
 struct dmc_kobject *dmc_kset_find_obj(struct dmc_kset *kset, const char *name)
 {
-	struct dmc_kobject *kobj, *found = NULL;
-	struct rhlist_head *list, *pos;
+	struct dmc_klist_node *n;
 
-	if (!kset || !name)
+	if (!kset || !name || !test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags))
 		return NULL;
-	spin_lock(&kset->list_lock);
-	rcu_read_lock();
-	list = rhltable_lookup(&kset->index, name, dmc_kset_params);
-	rhl_for_each_entry_rcu(kobj, pos, list, kset_node) {
-		found = dmc_kobject_get_unless_zero(kobj);
-		if (found)
-			break;
-	}
-	rcu_read_unlock();
-	spin_unlock(&kset->list_lock);
-	return found;
+	n = dmc_klist_find(&kset->members, name);
+	return n ? container_of(n, struct dmc_kobject, kset_node) : NULL;
 }
 EXPORT_SYMBOL_GPL(dmc_kset_find_obj);
 
@@ -333,44 +283,24 @@ EXPORT_SYMBOL_GPL(dmc_kset_find_obj);
  */
 unsigned int dmc_kset_count(struct dmc_kset *kset)
 {
-	unsigned int n;
-
-	if (!kset)
+	if (!kset || !test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags))
 		return 0;
-	spin_lock(&kset->list_lock);
-	n = kset->nr_members;
-	spin_unlock(&kset->list_lock);
-	return n;
+	return dmc_klist_count(&kset->members);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_count);
 
 /**
  * dmc_kset_iter_start() - begin a walk over a kset's members
- * @kset: the kset; the caller holds a reference for the whole walk
+ * @kset: a registered kset; the caller holds a reference for the walk
  * @iter: the iterator, owned by the caller
  *
  * Must be paired with dmc_kset_iter_exit().
  */
 void dmc_kset_iter_start(struct dmc_kset *kset, struct dmc_kset_iter *iter)
 {
-	iter->kset = kset;
-	iter->cur = NULL;
-	spin_lock(&kset->list_lock);
-	list_add(&iter->cursor, &kset->list);
-	list_add(&iter->node, &kset->iters);
-	spin_unlock(&kset->list_lock);
+	dmc_klist_iter_start(&kset->members, &iter->it);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_iter_start);
-
-static bool dmc_kset_is_cursor(struct dmc_kset *kset, struct list_head *pos)
-{
-	struct dmc_kset_iter *it;
-
-	list_for_each_entry(it, &kset->iters, node)
-		if (&it->cursor == pos)
-			return true;
-	return false;
-}
 
 /**
  * dmc_kset_iter_next() - the next member of the walk
@@ -386,29 +316,9 @@ static bool dmc_kset_is_cursor(struct dmc_kset *kset, struct list_head *pos)
  */
 struct dmc_kobject *dmc_kset_iter_next(struct dmc_kset_iter *iter)
 {
-	struct dmc_kset *kset = iter->kset;
-	struct dmc_kobject *prev = iter->cur, *kobj;
-	struct list_head *pos;
+	struct dmc_klist_node *n = dmc_klist_iter_next(&iter->it);
 
-	iter->cur = NULL;
-	spin_lock(&kset->list_lock);
-	for (pos = iter->cursor.next; pos != &kset->list; pos = pos->next) {
-		if (dmc_kset_is_cursor(kset, pos))
-			continue;
-		kobj = list_entry(pos, struct dmc_kobject, entry);
-		if (dmc_kobject_get_unless_zero(kobj)) {
-			iter->cur = kobj;
-			break;
-		}
-	}
-	/* The cursor moves just behind the member returned, or to the end. */
-	if (iter->cur)
-		list_move(&iter->cursor, pos);
-	else
-		list_move_tail(&iter->cursor, &kset->list);
-	spin_unlock(&kset->list_lock);
-	dmc_kobject_put(prev);
-	return iter->cur;
+	return n ? container_of(n, struct dmc_kobject, kset_node) : NULL;
 }
 EXPORT_SYMBOL_GPL(dmc_kset_iter_next);
 
@@ -420,13 +330,6 @@ EXPORT_SYMBOL_GPL(dmc_kset_iter_next);
  */
 void dmc_kset_iter_exit(struct dmc_kset_iter *iter)
 {
-	struct dmc_kset *kset = iter->kset;
-
-	spin_lock(&kset->list_lock);
-	list_del(&iter->cursor);
-	list_del(&iter->node);
-	spin_unlock(&kset->list_lock);
-	dmc_kobject_put(iter->cur);
-	iter->cur = NULL;
+	dmc_klist_iter_exit(&iter->it);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_iter_exit);

@@ -16,6 +16,7 @@
 #include <linux/list.h>
 #include <linux/rhashtable-types.h>
 #include <linux/types.h>
+#include <dmcore/klist.h>
 
 struct dmc_kobject;
 struct dmc_kset;
@@ -104,8 +105,7 @@ struct dmc_kobject {
 	unsigned long flags;
 
 	/* private to the core */
-	struct list_head entry;		/* in kset->list */
-	struct rhlist_head kset_node;	/* in kset's name index */
+	struct dmc_klist_node kset_node; /* in kset->members */
 	struct rhash_head sib_node;	/* in the (parent, name) index */
 	struct list_head children;	/* in-tree children */
 	struct list_head sibling;	/* in parent->children */

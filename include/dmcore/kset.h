@@ -10,9 +10,7 @@
 #ifndef _DMCORE_KSET_H
 #define _DMCORE_KSET_H
 
-#include <linux/list.h>
-#include <linux/rhashtable-types.h>
-#include <linux/spinlock.h>
+#include <dmcore/klist.h>
 #include <dmcore/kobject.h>
 
 /**
@@ -35,23 +33,17 @@ struct dmc_kset_uevent_ops {
  * struct dmc_kset - a set of kobjects
  * @kobj: the kset's own kobject (its directory and refcount)
  * @uevent_ops: event hooks for members, or NULL
- *
- * @list, @index and @iters are protected by @list_lock.
+ * @members: the members, indexed by name; private to the core
  */
 struct dmc_kset {
 	struct dmc_kobject kobj;
 	const struct dmc_kset_uevent_ops *uevent_ops;
-
-	/* private to the core */
-	spinlock_t list_lock;
-	struct list_head list;		/* members, in joining order */
-	struct rhltable index;		/* members by name */
-	struct list_head iters;		/* active dmc_kset_iter cursors */
-	unsigned int nr_members;
+	struct dmc_klist members;
 };
 
 /**
  * struct dmc_kset_iter - position of a walk over a kset's members
+ * @it: the underlying klist walk; private to the core
  *
  * The walk is safe against members joining and leaving: the iterator keeps
  * a cursor in the member list and a reference on the member it returned
@@ -59,10 +51,7 @@ struct dmc_kset {
  * dmc_kset_iter_exit().
  */
 struct dmc_kset_iter {
-	struct dmc_kset *kset;
-	struct list_head cursor;
-	struct list_head node;		/* in kset->iters */
-	struct dmc_kobject *cur;
+	struct dmc_klist_iter it;
 };
 
 static inline struct dmc_kset *to_dmc_kset(struct dmc_kobject *kobj)
