@@ -1,0 +1,387 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh -- everything `make check` (and so CI) runs, in stages:
+#
+#   deps           apt packages for all that follows
+#   debug-kernel   the cached debug test kernel (built on first use)
+#   debug-modules  dmcore.ko and dmcore_kunit.ko for it (build-modules.sh)
+#   lint           checkpatch, sparse, W=1 (lint.sh): three checks
+#   kunit          the KUnit suites in a debug-kernel guest (vm.sh +
+#                  tests/guest/kunit.sh), kmemleak, kernel log scan
+#   stock          dmcore.ko built against Debian's stock headers, loaded
+#                  and unloaded in a stock-kernel guest, kernel log scan
+#
+# Each stage prints "== stage: NAME ==", its checks ("PASS|FAIL|SKIP  what")
+# and "-- NAME: RESULT (time; counts)". A stage that cannot run because one
+# it needs failed is BLOCKED and counts as failed. The end is a per-stage
+# table and, as the very last line, "N passed, N failed" (", N skipped"
+# when some were).
+#
+# What counts as one test: every KUnit case (a parameterised case is one
+# test, whatever its number of parameters; "# SKIP" = skipped; a case the
+# plan announces but whose result line is missing = failed), and each of
+# these checks: deps, kernel build, each module build, each lint check,
+# each guest run's exit status, each kmemleak report, each kernel-log scan
+# (clean = 1 passed; dirty = 1 failed per kind of problem found), each
+# clean-exit line ("dmcore: unloaded, 0 objects leaked").
+#
+# Logs: .build/logs/ (the kernel console and script output of every guest
+# run, build and lint logs); their paths are printed on failure.
+# Environment: DMC_KUNIT_TIMEOUT (default 900 s), DMC_STOCK_TIMEOUT (300 s).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+DMC_STAGE=check
+
+LOGS="$DMC_BUILD/logs"
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+KUNIT_TIMEOUT=${DMC_KUNIT_TIMEOUT:-900}
+STOCK_TIMEOUT=${DMC_STOCK_TIMEOUT:-300}
+
+T_PASS=0 T_FAIL=0 T_SKIP=0
+S_PASS=0 S_FAIL=0 S_SKIP=0
+ROWS=()
+declare -A STAGE_OK=()
+FAIL_LOGS=()
+
+pass() { echo "  PASS  $*"; S_PASS=$((S_PASS + 1)); }
+fail() { echo "  FAIL  $*"; S_FAIL=$((S_FAIL + 1)); }
+skip() { echo "  SKIP  $*"; S_SKIP=$((S_SKIP + 1)); }
+indent() { sed 's/^/        /'; }
+# show FILE [N] -- the first N lines of FILE, indented, noting the rest.
+show() {
+	local n=${2:-60} total
+	total=$(wc -l <"$1")
+	head -n "$n" "$1" | indent
+	[ "$total" -le "$n" ] || echo "        ... ($((total - n)) more lines in $1)"
+}
+faillog() { FAIL_LOGS+=("$@"); }
+rel() { echo "${1#"$DMC_ROOT"/}"; }
+
+# stage NAME "DEPS..." FUNC [N] -- run FUNC as stage NAME unless a stage
+# in DEPS failed; a blocked stage counts N (default 1) failed checks.
+stage() {
+	local name=$1 deps=$2 func=$3 nblocked=${4:-1} d blocked='' start secs result i
+	echo
+	echo "== stage: $name =="
+	S_PASS=0 S_FAIL=0 S_SKIP=0
+	start=$(date +%s)
+	for d in $deps; do
+		[ "${STAGE_OK[$d]:-0}" = 1 ] || blocked="$blocked $d"
+	done
+	if [ -n "$blocked" ]; then
+		for ((i = 0; i < nblocked; i++)); do
+			fail "$name: not run, it needs stage(s)$blocked"
+		done
+		result=BLOCKED
+	else
+		"$func"
+		if [ $S_FAIL -eq 0 ]; then result=PASS; else result=FAIL; fi
+	fi
+	secs=$(($(date +%s) - start))
+	[ "$result" = PASS ] && STAGE_OK[$name]=1
+	echo "-- $name: $result (${secs}s; $S_PASS passed, $S_FAIL failed, $S_SKIP skipped)"
+	ROWS+=("$(printf '%-14s %-8s %6ss %7s %7s %8s' "$name" "$result" "$secs" "$S_PASS" "$S_FAIL" "$S_SKIP")")
+	T_PASS=$((T_PASS + S_PASS)) T_FAIL=$((T_FAIL + S_FAIL)) T_SKIP=$((T_SKIP + S_SKIP))
+}
+
+# ---------------------------------------------------------------------------
+# Kernel log checks, used after every guest run.
+
+# Patterns that must not appear in a kernel console log: "name|ERE".
+SCAN_PATTERNS=(
+	'BUG:|BUG:'
+	'KASAN|KASAN'
+	'WARNING:|WARNING:'
+	'possible circular locking|possible circular locking'
+	'possible recursive locking|possible recursive locking'
+	'inconsistent lock state|inconsistent lock state'
+	'lockdep (other)|DEBUG_LOCKS_WARN_ON|lockdep is turned off|suspicious RCU usage|possible irq lock inversion'
+	'ODEBUG|ODEBUG'
+	'list_add corruption|list_add corruption'
+	'list_del corruption|list_del corruption'
+	'Kernel panic|Kernel panic'
+	'Oops|Oops'
+	'general protection fault|general protection fault'
+	'slab corruption|BUG [^ ]+ \((Not t|T)ainted'
+	'hung task|blocked for more than [0-9]+ seconds'
+	'stack dump|Call Trace:'
+	'kmemleak report|unreferenced object'
+	'dmcore: LEAK|dmcore: LEAK'
+)
+
+# scan_console LABEL FILE -- one passed check when FILE is clean, else one
+# failed check per kind of problem, each shown with context.
+scan_console() {
+	local label=$1 f=$2 entry name re found=0 hits
+	if [ ! -s "$f" ]; then
+		fail "$label: kernel console log missing or empty ($f)"
+		return
+	fi
+	for entry in "${SCAN_PATTERNS[@]}"; do
+		name=${entry%%|*} re=${entry#*|}
+		hits=$(grep -c -E -- "$re" "$f")
+		[ "$hits" -gt 0 ] || continue
+		found=$((found + 1))
+		fail "$label: kernel log has '$name' ($hits line(s)):"
+		grep -n -E -B3 -A15 -- "$re" "$f" | head -n 60 | indent
+	done
+	# A lockdep splat: a "=====" rule followed by a WARNING:/BUG: header.
+	hits=$(awk '/\] =+$|^=+$/ { rule = NR; next }
+		rule && NR == rule + 1 && /(WARNING|BUG): / { n++ } END { print n + 0 }' "$f")
+	if [ "$hits" -gt 0 ]; then
+		found=$((found + 1))
+		fail "$label: kernel log has $hits lockdep-style splat(s) (===== + WARNING:/BUG: header)"
+	fi
+	if [ $found -eq 0 ]; then
+		pass "$label: kernel log clean (${#SCAN_PATTERNS[@]} patterns + lockdep splats)"
+	else
+		faillog "$f"
+	fi
+}
+
+# check_clean_exit LABEL FILE -- the core's exit line must say 0 leaks.
+check_clean_exit() {
+	local label=$1 f=$2
+	if grep -q -E 'dmcore: unloaded, 0 objects leaked$' "$f"; then
+		pass "$label: 'dmcore: unloaded, 0 objects leaked'"
+	elif grep -q -E 'dmcore: unloaded, [0-9]+ objects leaked' "$f"; then
+		fail "$label: dmcore leaked objects:"
+		grep -E 'dmcore: (LEAK|unloaded)' "$f" | head -n 40 | indent
+		faillog "$f"
+	else
+		fail "$label: no 'dmcore: unloaded, N objects leaked' line in the kernel log (never unloaded?)"
+		faillog "$f"
+	fi
+}
+
+# guest_status LABEL RC SCRIPTLOG VMLOG -- one check for a guest run.
+guest_status() {
+	local label=$1 rc=$2 out=$3 vmlog=$4
+	case $rc in
+	0) pass "$label: guest script exited 0" ; return ;;
+	124) fail "$label: timed out (QEMU killed or script stopped in the guest)" ;;
+	125) fail "$label: the guest died without reporting (panic? see the console log)" ;;
+	*) fail "$label: guest script exited $rc" ;;
+	esac
+	grep -E '^DMC-(FAIL|LOAD-FAILED|SCRIPT-TIMEOUT)' "$out" | head -n 20 | indent
+	grep -E 'error|Error' "$vmlog" | head -n 5 | indent
+	faillog "$out" "$vmlog"
+}
+
+# ---------------------------------------------------------------------------
+# Stages.
+
+DEBUG_MODDIR='' STOCK_MODDIR=''
+
+st_deps() {
+	# shellcheck disable=SC2086 # lists of names
+	if (ensure_pkgs $BUILD_PKGS $VM_PKGS "$DMC_SRC_PKG" rsync sparse perl git \
+		coreutils util-linux make gcc &&
+		rel=$(stock_release) && ensure_pkgs "linux-headers-$rel") 2>&1 | indent; then
+		pass "deps: packages installed"
+	else
+		fail "deps: apt could not install the packages"
+	fi
+}
+
+st_kernel() {
+	local out="$LOGS/debug-kernel.out" d
+	(build_kernel debug) 2>&1 >"$out" | indent
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		d=$(tail -n1 "$out")
+		pass "debug kernel: $d"
+	else
+		fail "debug kernel: build failed (build.log under $DMC_CACHE/kernel/)"
+	fi
+}
+
+# build_flavour FLAVOUR -- one check; sets the module dir on success.
+build_flavour() {
+	local fl=$1 log="$LOGS/build-$1.log" dir kos
+	if dir=$("$DMC_ROOT/scripts/build-modules.sh" "$fl" 2>"$log"); then
+		kos=$(cd "$dir" && find . -name '*.ko' | sed 's|^\./||' | sort | tr '\n' ' ')
+		pass "$fl modules built: $kos"
+		echo "$dir" >"$LOGS/moddir-$fl"
+	else
+		fail "$fl modules: build failed:"
+		grep -E -B2 -A6 'error|Error|ERROR' "$log" | head -n 60 | indent
+		tail -n 5 "$log" | indent
+		faillog "$log"
+		return 1
+	fi
+}
+
+st_debug_modules() {
+	build_flavour debug && DEBUG_MODDIR=$(cat "$LOGS/moddir-debug")
+}
+
+st_lint() {
+	local c log
+	for c in checkpatch sparse w1; do
+		log="$LOGS/lint-$c.out"
+		if "$DMC_ROOT/scripts/lint.sh" "$c" >"$log" 2>&1; then
+			pass "lint: $c"
+			grep -v "^lint: $c" "$log" | grep -v '^\[' | head -n 5 | indent
+		else
+			fail "lint: $c"
+			grep -v "^lint: $c" "$log" | grep -v '^\[' | head -n 120 | indent
+			faillog "$LOGS/lint-$c.log"
+		fi
+	done
+}
+
+# ktap_records SCRIPTLOG -- the KTAP documents framed by kunit.sh, as
+#   CASE pass|fail|skip SUITE NAME
+#   SUITE SUITE pass|fail|skip|missing|truncated PLAN NCASES
+# Counted: the cases of each suite (4-space indented "ok N name" lines).
+# Parameter lines (8 spaces) are not counted separately.
+ktap_records() {
+	awk '
+	/^DMC-KTAP-BEGIN / { suite = $2; inktap = 1; plan = -1; n = 0; res = "missing"; next }
+	/^DMC-KTAP-END/ { if (inktap) print "SUITE", suite, res, plan, n; inktap = 0; next }
+	!inktap { next }
+	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
+	/^    (not )?ok [0-9]+ / {
+		s = substr($0, 5); st = "pass"
+		if (s ~ /^not ok/) { st = "fail"; sub(/^not ok [0-9]+ /, "", s) }
+		else sub(/^ok [0-9]+ /, "", s)
+		if (s ~ / # SKIP/) { if (st == "pass") st = "skip"; sub(/ # SKIP.*$/, "", s) }
+		sub(/ # .*$/, "", s)
+		n++; print "CASE", st, suite, s; next
+	}
+	/^(not )?ok [0-9]+ / { res = ($0 ~ /^not ok/) ? "fail" : "pass"; next }
+	END { if (inktap) print "SUITE", suite, "truncated", plan, n }
+	' "$1"
+}
+
+# ktap_doc SCRIPTLOG SUITE -- print one suite's KTAP document.
+ktap_doc() {
+	awk -v s="$2" '$0 == "DMC-KTAP-BEGIN " s { on = 1; next }
+		on && /^DMC-KTAP-END/ { exit } on' "$1"
+}
+
+# Live view of the KUnit guest's output without the KTAP bodies.
+kunit_view() {
+	local line n=0 in=0
+	while IFS= read -r line; do
+		case "$line" in
+		"DMC-KTAP-BEGIN "*) in=1; n=0; echo "        ${line#DMC-KTAP-BEGIN } (KTAP results follow)" ;;
+		"DMC-KTAP-END"*) in=0; echo "        ... $n KTAP lines" ;;
+		*) if [ $in = 1 ]; then n=$((n + 1)); else echo "        $line"; fi ;;
+		esac
+	done
+}
+
+st_kunit() {
+	local out="$LOGS/kunit-script.log" con="$LOGS/kunit-console.log" vml="$LOGS/kunit-vm.log"
+	local rc kind a b c d nsuites=0 bad_suites=() missing leaks
+	echo "  booting the debug kernel (TCG, KASAN: a minute or two)"
+	"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
+		--script "$DMC_ROOT/tests/guest/kunit.sh" --timeout "$KUNIT_TIMEOUT" \
+		--log "$con" 2>"$vml" | tee "$out" | kunit_view
+	rc=${PIPESTATUS[0]}
+	guest_status "kunit" "$rc" "$out" "$vml"
+
+	while read -r kind a b c d; do
+		case $kind in
+		CASE)
+			case $a in
+			pass) pass "kunit: $b: $c" ;;
+			skip) skip "kunit: $b: $c" ;;
+			*) fail "kunit: $b: $c"; bad_suites+=("$b") ;;
+			esac ;;
+		SUITE)
+			nsuites=$((nsuites + 1))
+			missing=0
+			[ "$c" -gt "$d" ] 2>/dev/null && missing=$((c - d))
+			while [ $missing -gt 0 ]; do
+				fail "kunit: $a: a case result is missing (plan $c, found $d; KUnit's 512-byte log truncated?)"
+				missing=$((missing - 1))
+				bad_suites+=("$a")
+			done
+			case $b in
+			pass|skip) ;;
+			fail)
+				printf '%s\n' "${bad_suites[@]}" | grep -qx -- "$a" ||
+					{ fail "kunit: suite $a: not ok (suite init failed?)"; bad_suites+=("$a"); } ;;
+			*) fail "kunit: suite $a: no suite result line ($b)"; bad_suites+=("$a") ;;
+			esac ;;
+		esac
+	done < <(ktap_records "$out")
+
+	if [ $nsuites -eq 0 ]; then
+		fail "kunit: no KTAP results came back from the guest"
+		faillog "$out" "$con"
+	else
+		echo "  $nsuites suite(s) reported"
+	fi
+	if [ ${#bad_suites[@]} -gt 0 ]; then
+		for a in $(printf '%s\n' "${bad_suites[@]}" | sort -u); do
+			echo "  KTAP of suite $a (parameter details and full messages are in $(rel "$con")):"
+			ktap_doc "$out" "$a" >"$LOGS/ktap-$a.txt"
+			show "$LOGS/ktap-$a.txt" 150
+		done
+		faillog "$out" "$con"
+	fi
+
+	if ! grep -q '^DMC-KMEMLEAK-END' "$out"; then
+		fail "kunit: no kmemleak report came back"
+	else
+		leaks=$(awk '/^DMC-KMEMLEAK-BEGIN/ { on = 1; next } /^DMC-KMEMLEAK-END/ { on = 0 } on' "$out")
+		if printf '%s\n' "$leaks" | grep -q 'unreferenced object'; then
+			fail "kunit: kmemleak found $(printf '%s\n' "$leaks" | grep -c 'unreferenced object') unreferenced object(s):"
+			printf '%s\n' "$leaks" | head -n 60 | indent
+			faillog "$out"
+		else
+			pass "kunit: kmemleak: no leak after unloading"
+		fi
+	fi
+	scan_console "kunit" "$con"
+	check_clean_exit "kunit" "$con"
+}
+
+st_stock() {
+	local out="$LOGS/stock-script.log" con="$LOGS/stock-console.log" vml="$LOGS/stock-vm.log" rc
+	if ! build_flavour stock; then
+		fail "stock: guest run not possible without modules"
+		return
+	fi
+	STOCK_MODDIR=$(cat "$LOGS/moddir-stock")
+	"$DMC_ROOT/scripts/vm.sh" --kernel stock --modules "$STOCK_MODDIR" \
+		--script "$DMC_ROOT/tests/guest/stock-load.sh" --timeout "$STOCK_TIMEOUT" \
+		--log "$con" 2>"$vml" | tee "$out" | indent
+	rc=${PIPESTATUS[0]}
+	guest_status "stock: load, list, unload" "$rc" "$out" "$vml"
+	scan_console "stock" "$con"
+	check_clean_exit "stock" "$con"
+}
+
+# ---------------------------------------------------------------------------
+
+echo "dmcore check: $(git -C "$DMC_ROOT" describe --always --dirty 2>/dev/null || echo unknown) on $(uname -r), logs in $(rel "$LOGS")"
+all_start=$(date +%s)
+stage deps           ""                          st_deps
+stage debug-kernel   "deps"                      st_kernel
+stage debug-modules  "debug-kernel"              st_debug_modules
+stage lint           "debug-kernel"              st_lint 3
+stage kunit          "debug-kernel debug-modules" st_kunit
+stage stock          "deps"                      st_stock
+
+echo
+echo "== summary =="
+printf '%-14s %-8s %7s %7s %7s %8s\n' stage result time passed failed skipped
+printf '%s\n' "${ROWS[@]}"
+echo "total time: $(($(date +%s) - all_start))s"
+if [ $T_FAIL -gt 0 ] && [ ${#FAIL_LOGS[@]} -gt 0 ]; then
+	echo "logs of what failed:"
+	printf '%s\n' "${FAIL_LOGS[@]}" | awk '!seen[$0]++' | sed 's/^/  /'
+fi
+echo
+if [ $T_SKIP -gt 0 ]; then
+	echo "$T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
+else
+	echo "$T_PASS passed, $T_FAIL failed"
+fi
+[ $T_FAIL -eq 0 ]
