@@ -19,6 +19,15 @@ frag="$DMC_ROOT/scripts/kconfig/$flavour.config"
 src=$(src_tree)
 out="$DMC_CACHE/kernel/$(kernel_key "$flavour")"
 
+# One build per directory at a time: a second caller (another make, a
+# parallel check) waits here and then finds the finished kernel.
+mkdir -p "$DMC_CACHE/kernel"
+exec 9>"$out.lock"
+if ! flock -n 9; then
+	log "another build of $out is running; waiting for it"
+	flock 9
+fi
+
 if [ -e "$out/.done" ]; then
 	log "cached: $out"
 	echo "$out"

@@ -145,12 +145,10 @@ DMC_BUILD=${DMC_BUILD:-$DMC_ROOT/.build}
 # itself with a stand-in module.
 DMC_SRC=${DMC_SRC:-$DMC_ROOT}
 
-# build_kernel FLAVOUR -- build-kernel.sh under a lock, so two harness runs
-# never build the same cached kernel directory at once. Prints its dir.
+# build_kernel FLAVOUR -- build (or reuse) a test kernel; prints its dir.
+# build-kernel.sh locks the directory, so concurrent callers are safe.
 build_kernel() {
-	ensure_cache
-	mkdir -p "$DMC_CACHE/kernel"
-	flock "$DMC_CACHE/kernel/.lock" "$DMC_ROOT/scripts/build-kernel.sh" "$1"
+	"$DMC_ROOT/scripts/build-kernel.sh" "$1"
 }
 
 # kdir_for FLAVOUR -- the kernel build tree to compile modules against:
