@@ -297,7 +297,7 @@ st_kunit() {
 			missing=0
 			[ "$c" -gt "$d" ] 2>/dev/null && missing=$((c - d))
 			while [ $missing -gt 0 ]; do
-				fail "kunit: $a: a case result is missing (plan $c, found $d; KUnit's 512-byte log truncated?)"
+				fail "kunit: $a: a case has no result line (plan $c, found $d: suite init failed, or KUnit's 512-byte case log truncated)"
 				missing=$((missing - 1))
 				bad_suites+=("$a")
 			done

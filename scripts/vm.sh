@@ -11,8 +11,8 @@
 #                     release: the release test kernel, once it exists
 #   --script FILE     guest script, run with busybox sh after dmcore.ko is
 #                     loaded; its stdout+stderr become vm.sh's stdout
-#   --timeout SEC     kill QEMU after SEC seconds (default 600; the script
-#                     itself is stopped inside the guest a little earlier)
+#   --timeout SEC     kill QEMU after SEC seconds (default 600); the script
+#                     itself is stopped inside the guest 20-60 s earlier
 #   --kvm             -enable-kvm -cpu host instead of TCG (hangs on some hosts)
 #   --no-load         do not insmod dmcore.ko before the script
 #   --interactive     console on this terminal, busybox shell after loading
@@ -101,12 +101,17 @@ trap 'exit 143' TERM
 # Inside the guest the script gets a little less time than QEMU, so a hung
 # script is reported by the guest itself (DMC-EXIT 124) with the kernel
 # log intact; QEMU's timeout stays as the last resort (hung kernel).
+# The margin covers boot and shutdown: a quarter of the timeout, at least
+# 20 s, at most 60 s.
+margin=$((timeout / 4))
+[ $margin -ge 20 ] || margin=20
+[ $margin -le 60 ] || margin=60
 if [ $interactive -eq 1 ]; then
 	guest_timeout=0
-elif [ "$timeout" -ge 240 ]; then
-	guest_timeout=$((timeout - 60))
+elif [ "$timeout" -gt $((margin * 2)) ]; then
+	guest_timeout=$((timeout - margin))
 else
-	guest_timeout=$((timeout * 3 / 4))
+	guest_timeout=$((timeout / 2))
 fi
 
 mk=(-o "$work/initrd.gz" -m "$moddir"
