@@ -206,8 +206,12 @@ build_flavour() {
 		echo "$dir" >"$LOGS/moddir-$fl"
 	else
 		fail "$fl modules: build failed:"
-		grep -E -B2 -A6 'error|Error|ERROR' "$log" | head -n 60 | indent
-		tail -n 5 "$log" | indent
+		sed -i "s|$DMC_BUILD/$fl/||g" "$log"
+		if grep -q -E 'error:|ERROR:' "$log"; then
+			grep -E -B2 -A6 'error:|ERROR:' "$log" | head -n 60 | indent
+		else
+			tail -n 20 "$log" | indent
+		fi
 		faillog "$log"
 		return 1
 	fi
