@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmcore-device: the life of a device, one rule per case.
+ *
+ * dmc_device_add() and each of its refusals (and that a refused add leaves
+ * nothing behind), paths, which release runs and when, the parent's
+ * reference, del and its cascade over children, and the lookups among a
+ * device's children. Names are "dv<N>-<name>" (model_util.h).
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "model_util.h"
+
+static const struct dmc_device_type dv_type_norelease = {
+	.name = "dv-norelease",
+};
+
+/* add: refusals */
+
+static void device_add_null_fails_einval(struct kunit *test)
+{
+	int err = 0;
+
+	DMM_TOLERATE_MISUSE(test, err = dmc_device_add(NULL));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+}
+
+static void device_add_without_name_fails_einval(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	int err = 0;
+
+	a->dev->init_name = NULL;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, a));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_add_without_any_release_warns_einval(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	int err = 0;
+
+	a->dev->release = NULL;
+	a->dev->type = &dv_type_norelease;
+	DMCT_EXPECT_MISUSE(test, 1, err = dmm_dev_add(test, a));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	/* give it a release so that the final put can free it */
+	a->dev->release = dmm_dev_release;
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_add_on_unregistered_bus_fails_einval(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_alloc(test, "bus");
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	int err = 0;
+
+	a->dev->bus = &b->bus;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, a));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_add_with_unregistered_class_fails_einval(struct kunit *test)
+{
+	struct dmm_class *c = dmm_class_alloc(test, "cls");
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	int err = 0;
+
+	a->dev->class = &c->cls;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, a));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_add_under_unadded_parent_fails_enoent(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_alloc(test, "p");
+	struct dmm_dev *c = dmm_dev_alloc(test, "c");
+	unsigned int refs = dmm_dev_refs(p);
+	int err = 0;
+
+	c->dev->parent = p->dev;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, c));
+	KUNIT_EXPECT_EQ(test, err, -ENOENT);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	dmm_dev_put(c);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	dmm_dev_put(p);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+}
+
+static void device_add_under_deleted_parent_fails_enoent(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_alloc(test, "c");
+	unsigned int refs;
+	int err = 0;
+
+	dmm_dev_del(p);
+	refs = dmm_dev_refs(p);
+	c->dev->parent = p->dev;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, c));
+	KUNIT_EXPECT_EQ(test, err, -ENOENT);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	dmm_dev_put(c);
+	dmm_dev_put(p);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+}
+
+static void device_add_same_name_on_same_bus_fails_eexist(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p1 = dmm_dev_new(test, "p1", NULL, NULL, NULL);
+	struct dmm_dev *p2 = dmm_dev_new(test, "p2", NULL, NULL, NULL);
+	struct dmm_dev *x1 = dmm_dev_new(test, "x", b, p1, NULL);
+	struct dmm_dev *x2 = dmm_dev_alloc(test, "x2");
+	unsigned int bus_refs = dmm_bus_refs(b);
+	unsigned int p2_refs = dmm_dev_refs(p2);
+	int err = 0;
+
+	x2->dev->init_name = x1->name;
+	x2->dev->bus = &b->bus;
+	x2->dev->parent = p2->dev;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, x2));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 1U);
+	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), bus_refs);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p2), p2_refs);
+	dmm_dev_put(x2);
+	dmm_dev_unregister(x1);
+	dmm_dev_unregister(p1);
+	dmm_dev_unregister(p2);
+}
+
+static void device_add_sibling_name_clash_fails_eexist(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c1 = dmm_dev_new(test, "c", NULL, p, NULL);
+	struct dmm_dev *c2 = dmm_dev_alloc(test, "c2");
+	unsigned int refs = dmm_dev_refs(p);
+	int err = 0;
+
+	c2->dev->init_name = c1->name;
+	c2->dev->parent = p->dev;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, c2));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	dmm_dev_put(c2);
+	KUNIT_EXPECT_EQ(test, c2->released, 1U);
+	dmm_dev_unregister(c1);
+	dmm_dev_unregister(p);
+}
+
+static void device_add_top_level_name_clash_fails_eexist(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
+	struct dmm_dev *a2 = dmm_dev_alloc(test, "a2");
+	int err = 0;
+
+	a2->dev->init_name = a->name;
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, a2));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+	dmm_dev_put(a2);
+	dmct_expect_path(test, &a->dev->kobj, dmm_str(test, "/devices/%s", a->name));
+	dmm_dev_unregister(a);
+}
+
+static void device_same_name_under_two_parents_without_bus_ok(struct kunit *test)
+{
+	struct dmm_dev *p1 = dmm_dev_new(test, "p1", NULL, NULL, NULL);
+	struct dmm_dev *p2 = dmm_dev_new(test, "p2", NULL, NULL, NULL);
+	struct dmm_dev *x1 = dmm_dev_new(test, "x", NULL, p1, NULL);
+	struct dmm_dev *x2 = dmm_dev_alloc(test, "x2");
+
+	x2->dev->init_name = x1->name;
+	x2->dev->parent = p2->dev;
+	KUNIT_EXPECT_EQ(test, dmm_dev_add(test, x2), 0);
+	dmct_expect_path(test, &x2->dev->kobj,
+			 dmm_str(test, "/devices/%s/%s", p2->name, x1->name));
+	dmm_dev_unregister(x2);
+	dmm_dev_unregister(x1);
+	dmm_dev_unregister(p2);
+	dmm_dev_unregister(p1);
+}
+
+static void device_failed_add_leaves_nothing_behind(struct kunit *test)
+{
+	struct dmct_ctx *ct = dmct_ctx(test);
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_class *cl = dmm_class_alloc(test, "cls");
+	struct dmm_drv *drv = dmm_drv_new(test, b, "drv");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_alloc(test, "c");
+	unsigned int bus_refs = dmm_bus_refs(b);
+	unsigned int p_refs = dmm_dev_refs(p);
+	unsigned long probes = dmc_probe_count();
+	const char *path = dmm_str(test, "/devices/%s/%s", p->name, c->name);
+	u64 seq0 = dmct_last_seqnum();
+	int err = 0;
+
+	c->dev->parent = p->dev;
+	c->dev->bus = &b->bus;
+	c->dev->class = &cl->cls;	/* not registered: the add fails */
+	dmm_dev_want(c, drv);
+	dmct_listen(test);
+	DMM_TOLERATE_MISUSE(test, err = dmm_dev_add(test, c));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	dmc_wait_for_device_probe();
+
+	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
+	KUNIT_EXPECT_NULL(test, dmc_bus_find_device_by_name(&b->bus, c->name));
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, c->name));
+	KUNIT_EXPECT_EQ(test, dmc_probe_count(), probes);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->probes), 0);
+	KUNIT_EXPECT_EQ(test, dmct_ev_index(ct, DMC_KOBJ_ADD, path), -1);
+	KUNIT_EXPECT_EQ(test, dmct_log_count(seq0, path), 0U);
+	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), bus_refs);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), p_refs);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c->dev));
+
+	dmm_dev_put(c);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), p_refs);
+	dmm_dev_unregister(p);
+}
+
+/* paths */
+
+static void device_path_parentless_is_under_devices(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
+
+	dmct_expect_path(test, &a->dev->kobj,
+			 dmm_str(test, "/devices/%s", a->name));
+	DMCT_EXPECT_STREQ(test, dmc_dev_name(a->dev), a->name);
+	dmm_dev_unregister(a);
+}
+
+static void device_path_nests_under_parents(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_new(test, "c", b, p, NULL);
+	struct dmm_dev *g = dmm_dev_new(test, "g", NULL, c, NULL);
+
+	dmct_expect_path(test, &c->dev->kobj,
+			 dmm_str(test, "/devices/%s/%s", p->name, c->name));
+	dmct_expect_path(test, &g->dev->kobj,
+			 dmm_str(test, "/devices/%s/%s/%s", p->name, c->name,
+				 g->name));
+	dmm_dev_unregister(g);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void device_path_class_only_parentless_is_virtual(struct kunit *test)
+{
+	struct dmm_class *cl = dmm_class_new(test, "cls");
+	struct dmm_dev *a = dmm_cdev_new(test, "a", cl, NULL);
+
+	dmct_expect_path(test, &a->dev->kobj,
+			 dmm_str(test, "/devices/virtual/%s/%s", cl->name,
+				 a->name));
+	dmm_dev_unregister(a);
+}
+
+static void device_path_class_and_bus_is_not_virtual(struct kunit *test)
+{
+	struct dmm_class *cl = dmm_class_new(test, "cls");
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	a->dev->class = &cl->cls;
+	a->dev->bus = &b->bus;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmct_expect_path(test, &a->dev->kobj,
+			 dmm_str(test, "/devices/%s", a->name));
+	dmm_dev_unregister(a);
+}
+
+static void device_path_class_member_with_parent_under_parent(struct kunit *test)
+{
+	struct dmm_class *cl = dmm_class_new(test, "cls");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *a = dmm_cdev_new(test, "a", cl, p);
+
+	dmct_expect_path(test, &a->dev->kobj,
+			 dmm_str(test, "/devices/%s/%s", p->name, a->name));
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(p);
+}
+
+static void device_set_name_gives_the_name(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	const char *want = dmm_str(test, "%s-%d", a->name, 7);
+
+	a->dev->init_name = NULL;
+	KUNIT_ASSERT_EQ(test, dmc_device_set_name(a->dev, "%s-%d", a->name, 7),
+			0);
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	DMCT_EXPECT_STREQ(test, dmc_dev_name(a->dev), want);
+	dmct_expect_path(test, &a->dev->kobj, dmm_str(test, "/devices/%s", want));
+	dmm_dev_unregister(a);
+}
+
+/* release */
+
+static struct dmm_class *dv_release_class(struct kunit *test)
+{
+	struct dmm_class *cl = dmm_class_alloc(test, "cls");
+
+	cl->cls.dev_release = dmm_dev_release_class;
+	KUNIT_ASSERT_EQ(test, dmm_class_register(test, cl), 0);
+	return cl;
+}
+
+static void device_release_prefers_device_release(struct kunit *test)
+{
+	struct dmm_class *cl = dv_release_class(test);
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	a->dev->type = &dmm_type;
+	a->dev->class = &cl->cls;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmm_dev_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+	DMCT_EXPECT_STREQ(test, a->release_by, "dev");
+}
+
+static void device_release_falls_back_to_type_release(struct kunit *test)
+{
+	struct dmm_class *cl = dv_release_class(test);
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	a->dev->release = NULL;
+	a->dev->type = &dmm_type;
+	a->dev->class = &cl->cls;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmm_dev_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+	DMCT_EXPECT_STREQ(test, a->release_by, "type");
+}
+
+static void device_release_falls_back_to_class_release(struct kunit *test)
+{
+	struct dmm_class *cl = dv_release_class(test);
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	a->dev->release = NULL;
+	a->dev->type = &dv_type_norelease;
+	a->dev->class = &cl->cls;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmm_dev_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+	DMCT_EXPECT_STREQ(test, a->release_by, "class");
+}
+
+static void device_release_runs_once_after_last_put(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
+
+	dmm_dev_get(a);
+	dmm_dev_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->released, 0U);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	dmm_dev_get(a);
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 0U);
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+	KUNIT_EXPECT_NULL(test, a->dev);
+}
+
+static void device_child_holds_parent_until_child_released(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	unsigned int refs = dmm_dev_refs(p);
+	struct dmm_dev *c = dmm_dev_new(test, "c", NULL, p, NULL);
+
+	KUNIT_EXPECT_GT(test, dmm_dev_refs(p), refs);
+	dmm_dev_get(c);
+	dmm_dev_unregister(c);
+	KUNIT_EXPECT_EQ(test, c->released, 0U);
+	KUNIT_EXPECT_GT(test, dmm_dev_refs(p), refs);
+
+	/* the parent goes away, but stays allocated for its child */
+	dmm_dev_unregister(p);
+	KUNIT_EXPECT_EQ(test, p->released, 0U);
+	dmm_dev_put(c);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+	KUNIT_EXPECT_LT(test, c->release_seq, p->release_seq);
+}
+
+static void device_parent_refcount_back_after_children_go(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	unsigned int refs = dmm_dev_refs(p);
+	unsigned int bus_refs = dmm_bus_refs(b);
+	struct dmm_dev *c1 = dmm_dev_new(test, "c1", b, p, NULL);
+	struct dmm_dev *c2 = dmm_dev_new(test, "c2", b, p, NULL);
+
+	dmm_dev_unregister(c2);
+	dmm_dev_unregister(c1);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), bus_refs);
+	dmm_dev_unregister(p);
+}
+
+/* del */
+
+static void device_del_removes_children_first(struct kunit *test)
+{
+	struct dmct_ctx *ct = dmct_ctx(test);
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", b, NULL, NULL);
+	struct dmm_dev *c1 = dmm_dev_new(test, "c1", b, p, NULL);
+	struct dmm_dev *c2 = dmm_dev_new(test, "c2", b, p, NULL);
+	struct dmm_dev *g = dmm_dev_new(test, "g", b, c1, NULL);
+	const char *pp = dmm_path(test, p), *c1p = dmm_path(test, c1);
+	const char *c2p = dmm_path(test, c2), *gp = dmm_path(test, g);
+	int ip, i1, i2, ig;
+
+	dmct_listen(test);
+	dmm_dev_del(p);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c1->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c2->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(g->dev));
+	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
+
+	ip = dmct_ev_index(ct, DMC_KOBJ_REMOVE, pp);
+	i1 = dmct_ev_index(ct, DMC_KOBJ_REMOVE, c1p);
+	i2 = dmct_ev_index(ct, DMC_KOBJ_REMOVE, c2p);
+	ig = dmct_ev_index(ct, DMC_KOBJ_REMOVE, gp);
+	KUNIT_EXPECT_GE(test, ig, 0);
+	KUNIT_EXPECT_GT(test, i1, ig);
+	KUNIT_EXPECT_GE(test, i2, 0);
+	KUNIT_EXPECT_GT(test, ip, i1);
+	KUNIT_EXPECT_GT(test, ip, i2);
+
+	/* the test's references keep them all; the parent dies last */
+	dmm_dev_put(p);
+	KUNIT_EXPECT_EQ(test, p->released, 0U);
+	dmm_dev_unregister(g);
+	dmm_dev_unregister(c1);
+	dmm_dev_unregister(c2);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+	KUNIT_EXPECT_LT(test, g->release_seq, c1->release_seq);
+	KUNIT_EXPECT_LT(test, c1->release_seq, p->release_seq);
+	KUNIT_EXPECT_LT(test, c2->release_seq, p->release_seq);
+}
+
+static void device_del_again_does_nothing_then_put_releases(struct kunit *test)
+{
+	struct dmct_ctx *ct = dmct_ctx(test);
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_new(test, "c", b, p, NULL);
+	const char *cp = dmm_path(test, c);
+	unsigned int refs;
+
+	dmct_listen(test);
+	dmm_dev_unregister(p);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c->dev));
+	KUNIT_EXPECT_EQ(test, c->released, 0U);
+	refs = dmm_dev_refs(c);
+
+	dmm_dev_del(c);
+	dmm_dev_del(c);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c), refs);
+	KUNIT_EXPECT_EQ(test, c->released, 0U);
+	KUNIT_EXPECT_GE(test, dmct_ev_index(ct, DMC_KOBJ_REMOVE, cp), 0);
+	KUNIT_EXPECT_EQ(test, ct->nr_evs, 1U);	/* one remove, no second */
+	dmm_dev_put(c);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+}
+
+static void device_del_unbinds_its_driver(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, d);
+
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(a->dev));
+	dmm_dev_del(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_NULL(test, a->dev->driver);
+	KUNIT_EXPECT_EQ(test, dmc_driver_device_count(&d->drv), 0U);
+	DMM_EXPECT_LOG(test, "probe:a:d remove:a:d");
+	dmm_dev_put(a);
+}
+
+static void device_del_leaves_the_bus(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, NULL);
+	struct dmc_device *found;
+
+	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 1U);
+	found = dmc_bus_find_device_by_name(&b->bus, a->name);
+	KUNIT_EXPECT_PTR_EQ(test, found, a->dev);
+	dmc_device_put(found);
+	dmm_dev_del(a);
+	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
+	KUNIT_EXPECT_NULL(test, dmc_bus_find_device_by_name(&b->bus, a->name));
+	dmm_dev_put(a);
+}
+
+static void device_registered_and_dead_track_add_and_del(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_dead(a->dev));
+	dmm_dev_del(a);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_dead(a->dev));
+	dmm_dev_put(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_register_is_initialize_and_add(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a = dmm_dev_alloc_raw(test, "a");
+
+	a->dev->bus = &b->bus;
+	dmm_dev_want(a, d);
+	KUNIT_ASSERT_EQ(test, dmm_dev_register(test, a), 0);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(a->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	dmct_expect_path(test, &a->dev->kobj,
+			 dmm_str(test, "/devices/%s", a->name));
+	dmm_dev_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+}
+
+static void device_get_put_del_of_null_do_nothing(struct kunit *test)
+{
+	struct dmc_device *got = (void *)1;
+
+	DMM_TOLERATE_MISUSE(test, got = dmc_device_get(NULL));
+	KUNIT_EXPECT_NULL(test, got);
+	DMM_TOLERATE_MISUSE(test, dmc_device_put(NULL));
+	DMM_TOLERATE_MISUSE(test, dmc_device_del(NULL));
+	DMM_TOLERATE_MISUSE(test, dmc_device_unregister(NULL));
+	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
+						      dmc_device_is_registered(NULL)));
+	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
+						      dmc_device_is_bound(NULL)));
+	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_LT(test,
+						   dmc_device_register(NULL), 0));
+}
+
+/* children */
+
+struct dv_walk {
+	struct kunit *test;
+	unsigned int n;
+	unsigned int seen;	/* bit i: child i seen */
+	struct dmm_dev *kids[4];
+};
+
+static int dv_walk_fn(struct dmc_device *dev, void *data)
+{
+	struct dv_walk *w = data;
+	unsigned int i;
+
+	w->n++;
+	for (i = 0; i < ARRAY_SIZE(w->kids); i++)
+		if (w->kids[i] && w->kids[i]->dev == dev)
+			w->seen |= BIT(i);
+	return 0;
+}
+
+static void device_for_each_child_visits_direct_children(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c1 = dmm_dev_new(test, "c1", NULL, p, NULL);
+	struct dmm_dev *c2 = dmm_dev_new(test, "c2", NULL, p, NULL);
+	struct dmm_dev *c3 = dmm_dev_new(test, "c3", NULL, p, NULL);
+	struct dmm_dev *g = dmm_dev_new(test, "g", NULL, c1, NULL);
+	struct dv_walk w = { .test = test, .kids = { c1, c2, c3, g } };
+
+	KUNIT_EXPECT_EQ(test, dmc_device_for_each_child(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, w.n, 3U);
+	KUNIT_EXPECT_EQ(test, w.seen, 0x7U);
+
+	dmm_dev_unregister(c2);
+	memset(&w.seen, 0, sizeof(w.seen));
+	w.n = 0;
+	KUNIT_EXPECT_EQ(test, dmc_device_for_each_child(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, w.n, 2U);
+	KUNIT_EXPECT_EQ(test, w.seen, 0x5U);
+	dmm_dev_unregister(g);
+	dmm_dev_unregister(c3);
+	dmm_dev_unregister(c1);
+	dmm_dev_unregister(p);
+}
+
+static int dv_match_name(struct dmc_device *dev, const void *data)
+{
+	return !strcmp(dmc_dev_name(dev), data);
+}
+
+static void device_find_child_returns_referenced_match(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c1 = dmm_dev_new(test, "c1", NULL, p, NULL);
+	struct dmm_dev *c2 = dmm_dev_new(test, "c2", NULL, p, NULL);
+	unsigned int refs = dmm_dev_refs(c2);
+	struct dmc_device *found;
+
+	found = dmc_device_find_child(p->dev, c2->name, dv_match_name);
+	KUNIT_EXPECT_PTR_EQ(test, found, c2->dev);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs + 1);
+	dmc_device_put(found);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs);
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child(p->dev, "nope",
+						       dv_match_name));
+	dmm_dev_unregister(c2);
+	dmm_dev_unregister(c1);
+	dmm_dev_unregister(p);
+}
+
+static void device_find_child_by_name_is_referenced_and_direct(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_new(test, "c", NULL, p, NULL);
+	struct dmm_dev *g = dmm_dev_new(test, "g", NULL, c, NULL);
+	unsigned int refs = dmm_dev_refs(c);
+	struct dmc_device *found;
+
+	found = dmc_device_find_child_by_name(p->dev, c->name);
+	KUNIT_EXPECT_PTR_EQ(test, found, c->dev);
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c), refs + 1);
+	dmc_device_put(found);
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, g->name));
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, "nope"));
+	dmm_dev_unregister(g);
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(c->dev, g->name));
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void device_is_bound_follows_binding(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, NULL);
+	struct dmm_drv *d;
+
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	d = dmm_drv_new(test, b, "d");
+	dmm_dev_want(a, d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(a->dev), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_PTR_EQ(test, a->dev->driver, &d->drv);
+	dmc_device_release_driver(a->dev);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_NULL(test, a->dev->driver);
+	dmm_dev_unregister(a);
+}
+
+static int device_test_init(struct kunit *test)
+{
+	return dmm_init(test, "dv");
+}
+
+static struct kunit_case device_test_cases[] = {
+	KUNIT_CASE(device_add_null_fails_einval),
+	KUNIT_CASE(device_add_without_name_fails_einval),
+	KUNIT_CASE(device_add_without_any_release_warns_einval),
+	KUNIT_CASE(device_add_on_unregistered_bus_fails_einval),
+	KUNIT_CASE(device_add_with_unregistered_class_fails_einval),
+	KUNIT_CASE(device_add_under_unadded_parent_fails_enoent),
+	KUNIT_CASE(device_add_under_deleted_parent_fails_enoent),
+	KUNIT_CASE(device_add_same_name_on_same_bus_fails_eexist),
+	KUNIT_CASE(device_add_sibling_name_clash_fails_eexist),
+	KUNIT_CASE(device_add_top_level_name_clash_fails_eexist),
+	KUNIT_CASE(device_same_name_under_two_parents_without_bus_ok),
+	KUNIT_CASE(device_failed_add_leaves_nothing_behind),
+	KUNIT_CASE(device_path_parentless_is_under_devices),
+	KUNIT_CASE(device_path_nests_under_parents),
+	KUNIT_CASE(device_path_class_only_parentless_is_virtual),
+	KUNIT_CASE(device_path_class_and_bus_is_not_virtual),
+	KUNIT_CASE(device_path_class_member_with_parent_under_parent),
+	KUNIT_CASE(device_set_name_gives_the_name),
+	KUNIT_CASE(device_release_prefers_device_release),
+	KUNIT_CASE(device_release_falls_back_to_type_release),
+	KUNIT_CASE(device_release_falls_back_to_class_release),
+	KUNIT_CASE(device_release_runs_once_after_last_put),
+	KUNIT_CASE(device_child_holds_parent_until_child_released),
+	KUNIT_CASE(device_parent_refcount_back_after_children_go),
+	KUNIT_CASE(device_del_removes_children_first),
+	KUNIT_CASE(device_del_again_does_nothing_then_put_releases),
+	KUNIT_CASE(device_del_unbinds_its_driver),
+	KUNIT_CASE(device_del_leaves_the_bus),
+	KUNIT_CASE(device_registered_and_dead_track_add_and_del),
+	KUNIT_CASE(device_register_is_initialize_and_add),
+	KUNIT_CASE(device_get_put_del_of_null_do_nothing),
+	KUNIT_CASE(device_for_each_child_visits_direct_children),
+	KUNIT_CASE(device_find_child_returns_referenced_match),
+	KUNIT_CASE(device_find_child_by_name_is_referenced_and_direct),
+	KUNIT_CASE(device_is_bound_follows_binding),
+	{}
+};
+
+static struct kunit_suite device_test_suite = {
+	.name = "dmcore-device",
+	.init = device_test_init,
+	.exit = dmct_exit,
+	.test_cases = device_test_cases,
+};
+
+kunit_test_suites(&device_test_suite);
