@@ -105,28 +105,41 @@ static void kset_register_failure_ends_with_put(struct kunit *test)
 	dmc_kset_unregister(&first->kset);
 }
 
+/*
+ * A kset may itself be a member of another (its kobj.kset). While it is,
+ * it holds the parent and the kset reference on the outer kset, and no
+ * more: once it is gone, the outer kset is released by its last put.
+ */
 static void kset_nested_kset_is_member_of_outer(struct kunit *test)
 {
-	struct dmc_kset *outer = dmct_kset_create(test, "ks-outer", NULL, NULL);
+	struct dmct_kset *outer = dmct_kset_new(test, "ks-outer", NULL, NULL);
 	struct dmct_kset *inner = dmct_kset_alloc(test, true);
+	struct dmct_rec *router = outer->rec, *rinner = inner->rec;
+	struct dmc_kobject *okobj = &outer->kset.kobj;
+	unsigned int rk = dmc_kobject_refcount(okobj);
 	struct dmc_kobject *found;
 	int err;
 
 	KUNIT_ASSERT_EQ(test, dmc_kobject_set_name(&inner->kset.kobj, "inner"),
 			0);
-	inner->kset.kobj.kset = outer;
+	inner->kset.kobj.kset = &outer->kset;
 	err = dmc_kset_register(&inner->kset);
-	inner->rec->initialized = true;
+	rinner->initialized = true;
 	KUNIT_ASSERT_EQ(test, err, 0);
 
 	dmct_expect_path(test, &inner->kset.kobj, "/ks-outer/inner");
-	KUNIT_EXPECT_EQ(test, dmc_kset_count(outer), 1U);
-	found = dmc_kset_find_obj(outer, "inner");
+	KUNIT_EXPECT_EQ(test, dmc_kset_count(&outer->kset), 1U);
+	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(okobj), rk + 2);
+	found = dmc_kset_find_obj(&outer->kset, "inner");
 	KUNIT_EXPECT_PTR_EQ(test, found, &inner->kset.kobj);
 	dmc_kobject_put(found);
+
 	dmc_kset_unregister(&inner->kset);
-	KUNIT_EXPECT_EQ(test, dmc_kset_count(outer), 0U);
-	dmct_kset_unregister(test, outer);
+	KUNIT_EXPECT_EQ(test, rinner->released, 1U);
+	KUNIT_EXPECT_EQ(test, dmc_kset_count(&outer->kset), 0U);
+	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(okobj), rk);
+	dmc_kset_unregister(&outer->kset);
+	KUNIT_EXPECT_EQ(test, router->released, 1U);
 }
 
 /* membership */
