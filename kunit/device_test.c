@@ -516,7 +516,7 @@ static void device_del_leaves_the_bus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 1U);
 	found = dmc_bus_find_device_by_name(&b->bus, a->name);
 	KUNIT_EXPECT_PTR_EQ(test, found, a->dev);
-	dmc_device_put(found);
+	dmm_put_found(found);
 	dmm_dev_del(a);
 	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
 	KUNIT_EXPECT_NULL(test, dmc_bus_find_device_by_name(&b->bus, a->name));
@@ -634,7 +634,7 @@ static void device_find_child_returns_referenced_match(struct kunit *test)
 	found = dmc_device_find_child(p->dev, c2->name, dv_match_name);
 	KUNIT_EXPECT_PTR_EQ(test, found, c2->dev);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs + 1);
-	dmc_device_put(found);
+	dmm_put_found(found);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs);
 	KUNIT_EXPECT_NULL(test, dmc_device_find_child(p->dev, "nope",
 						       dv_match_name));
@@ -654,7 +654,7 @@ static void device_find_child_by_name_is_referenced_and_direct(struct kunit *tes
 	found = dmc_device_find_child_by_name(p->dev, c->name);
 	KUNIT_EXPECT_PTR_EQ(test, found, c->dev);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c), refs + 1);
-	dmc_device_put(found);
+	dmm_put_found(found);
 	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, g->name));
 	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, "nope"));
 	dmm_dev_unregister(g);

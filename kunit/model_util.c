@@ -173,6 +173,44 @@ unsigned int dmm_log_count(struct kunit *test, const char *entry)
 	return n;
 }
 
+/* How many @action events on @devpath the test's listener recorded. */
+unsigned int dmm_ev_count(struct kunit *test, enum dmc_kobject_action action,
+			  const char *devpath)
+{
+	struct dmct_ctx *ct = dmct_ctx(test);
+	unsigned int i, n = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ct->lock, flags);
+	for (i = 0; i < ct->nr_evs; i++)
+		if (ct->evs[i].action == action &&
+		    !strcmp(ct->evs[i].devpath, devpath))
+			n++;
+	spin_unlock_irqrestore(&ct->lock, flags);
+	return n;
+}
+
+/*
+ * The value of @key in the first logged @action event on @devpath after
+ * SEQNUM @after, as a kunit-managed string; NULL if there is no such event
+ * or variable.
+ */
+const char *dmm_ev_var(struct kunit *test, u64 after,
+		       enum dmc_kobject_action action, const char *devpath,
+		       const char *key)
+{
+	struct dmc_uevent *ev = dmct_log_find(after, action, devpath);
+	const char *val, *ret = NULL;
+
+	if (!ev)
+		return NULL;
+	val = dmc_uevent_var(ev, key);
+	if (val)
+		ret = dmm_str(test, "%s", val);
+	dmc_uevent_put(ev);
+	return ret;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Callbacks of the fake world */
 

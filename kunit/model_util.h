@@ -268,6 +268,13 @@ unsigned int dmm_log_count(struct kunit *test, const char *entry);
 #define DMM_EXPECT_LOG(test, want) \
 	KUNIT_EXPECT_STREQ(test, dmm_log_str(test), want)
 
+/* Events recorded by the dmct listener */
+unsigned int dmm_ev_count(struct kunit *test, enum dmc_kobject_action action,
+			  const char *devpath);
+const char *dmm_ev_var(struct kunit *test, u64 after,
+		       enum dmc_kobject_action action, const char *devpath,
+		       const char *key);
+
 /* Buses */
 struct dmm_bus *dmm_bus_alloc(struct kunit *test, const char *short_name);
 int dmm_bus_register(struct kunit *test, struct dmm_bus *b);
@@ -316,6 +323,13 @@ void dmm_dev_release_class(struct dmc_device *dev);
 struct dmm_dev *dmm_dev_of(struct kunit *test, struct dmc_device *dev);
 const char *dmm_path(struct kunit *test, struct dmm_dev *d);
 unsigned int dmm_dev_refs(struct dmm_dev *d);
+
+/* Drop the reference of a lookup's result, if there was one. */
+static inline void dmm_put_found(struct dmc_device *dev)
+{
+	if (dev)
+		dmc_device_put(dev);
+}
 
 /* Tolerate misuse WARNs the contract leaves open (NULL arguments). */
 void dmm_tolerate_misuse(struct kunit *test, unsigned long before);
