@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmcore-deferred: deferred probing, one rule per case.
+ *
+ * A probe that waits for a named device or driver (dmc_probe_defer()) is
+ * retried when that name binds or registers, and only then; an unnamed
+ * deferral is retried after any bind; chains resolve in one pass; driver
+ * unregister and device removal take a device off the list. Retries run
+ * on a workqueue, so every case waits with dmc_wait_for_device_probe()
+ * before it looks. Names are "df<N>-<name>".
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "model_util.h"
+
+#define DF_REASON_LEN	64
+
+static const char *df_reason(struct kunit *test, struct dmm_dev *d)
+{
+	char *buf = kunit_kzalloc(test, DF_REASON_LEN, GFP_KERNEL);
+	const char *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	r = dmc_device_deferred_reason(d->dev, buf, DF_REASON_LEN);
+	return r ?: "(null)";
+}
+
+/* A bus with driver "d" (which @a, @b... want) */
+struct df_world {
+	struct dmm_bus *b;
+	struct dmm_drv *d;
+};
+
+static void df_world(struct kunit *test, struct df_world *w)
+{
+	w->b = dmm_bus_new(test, "bus");
+	w->d = dmm_drv_new(test, w->b, "d");
+}
+
+/* A device on the world's bus wanting "d", waiting for @dep to be bound. */
+static struct dmm_dev *df_waiter(struct kunit *test, struct df_world *w,
+				 const char *name, struct dmm_dev *dep)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, name);
+
+	a->dev->bus = &w->b->bus;
+	dmm_dev_want(a, w->d);
+	a->wait_dev = dep;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	return a;
+}
+
+static void deferred_named_probe_defers_with_reason(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, a->last_defer_ret, -EPROBE_DEFER);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_NULL(test, a->dev->driver);
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), b->name);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(b->dev));
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_retried_when_named_device_binds(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+	struct dmm_drv *e;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	e = dmm_drv_alloc(test, w.b, "e");
+	dmm_dev_want(b, e);
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, e), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(b->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	DMM_EXPECT_LOG(test, "probe:a:d probe:b:e probe:a:d");
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_retried_when_named_device_attached_by_hand(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+	struct dmm_drv *e;
+
+	df_world(test, &w);
+	e = dmm_drv_new(test, w.b, "e");
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	dmm_dev_want(b, e);
+	KUNIT_EXPECT_EQ(test, dmc_device_driver_attach(&e->drv, b->dev), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_retried_when_named_driver_registers(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_drv *x;
+	struct dmm_dev *a;
+
+	df_world(test, &w);
+	x = dmm_drv_alloc(test, w.b, "x");
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->wait_drv = x->name;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), x->name);
+
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, x), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_PTR_EQ(test, a->dev->driver, &w.d->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	dmm_dev_unregister(a);
+}
+
+static void deferred_only_waiters_on_the_name_are_retried(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *y, *a, *c;
+	struct dmm_drv *e;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	y = dmm_dev_new(test, "y", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	c = df_waiter(test, &w, "c", y);
+	e = dmm_drv_new(test, w.b, "e");
+	dmm_dev_want(b, e);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(c->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->probes), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(c->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, c), y->name);
+
+	/* and c's turn comes with y */
+	dmm_dev_want(y, e);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(y->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(c->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->probes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(y);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_named_driver_waiter_ignores_other_drivers(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_drv *x, *other;
+	struct dmm_dev *a;
+
+	df_world(test, &w);
+	x = dmm_drv_alloc(test, w.b, "x");
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->wait_drv = x->name;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	other = dmm_drv_new(test, w.b, "other");
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&other->probes), 0);
+	dmm_dev_unregister(a);
+}
+
+static void deferred_named_waiter_ignores_unrelated_binds(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a, *z;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	z = dmm_dev_new(test, "z", w.b, NULL, w.d);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(z->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_unregister(z);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_unnamed_reason_is_unnamed(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a;
+
+	df_world(test, &w);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->defer_left = 1;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), "unnamed");
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	dmm_dev_unregister(a);
+}
+
+static void deferred_unnamed_retried_after_any_bind(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a, *z;
+
+	df_world(test, &w);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->defer_left = 1;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+
+	z = dmm_dev_new(test, "z", w.b, NULL, w.d);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	dmm_dev_unregister(z);
+	dmm_dev_unregister(a);
+}
+
+static void deferred_match_defer_is_unnamed_and_retried(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a, *z;
+
+	df_world(test, &w);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->match_ret = -EPROBE_DEFER;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), "unnamed");
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 0);
+
+	a->match_ret = 0;	/* the match says yes from now on */
+	z = dmm_dev_new(test, "z", w.b, NULL, w.d);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	dmm_dev_unregister(z);
+	dmm_dev_unregister(a);
+}
+
+static void deferred_chain_resolves_in_one_pass(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a, *b, *c;
+
+	df_world(test, &w);
+	c = dmm_dev_new(test, "c", w.b, NULL, NULL);	/* no driver yet */
+	b = df_waiter(test, &w, "b", c);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), b->name);
+	KUNIT_EXPECT_STREQ(test, df_reason(test, b), c->name);
+
+	dmm_dev_want(c, w.d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(c->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(b->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->probes), 1);
+	DMM_EXPECT_LOG(test,
+		       "probe:b:d probe:a:d probe:c:d probe:b:d probe:a:d");
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+	dmm_dev_unregister(c);
+}
+
+static void deferred_chain_of_named_drivers_resolves(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_drv *x;
+	struct dmm_dev *a, *b;
+
+	df_world(test, &w);
+	x = dmm_drv_alloc(test, w.b, "x");
+	b = dmm_dev_alloc(test, "b");
+	b->dev->bus = &w.b->bus;
+	dmm_dev_want(b, w.d);
+	b->wait_drv = x->name;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, b), 0);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, x), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(b->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 2);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_many_waiters_on_one_name_all_bind(struct kunit *test)
+{
+	struct dmm_dev *b, *ws[5];
+	struct df_world w;
+	unsigned int i, ok = 0;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	for (i = 0; i < ARRAY_SIZE(ws); i++)
+		ws[i] = df_waiter(test, &w, dmm_str(test, "w%u", i), b);
+	dmm_dev_want(b, w.d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	for (i = 0; i < ARRAY_SIZE(ws); i++)
+		if (dmc_device_is_bound(ws[i]->dev) &&
+		    atomic_read(&ws[i]->probes) == 2)
+			ok++;
+	KUNIT_EXPECT_EQ(test, ok, (unsigned int)ARRAY_SIZE(ws));
+	for (i = 0; i < ARRAY_SIZE(ws); i++)
+		dmm_dev_unregister(ws[i]);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_retry_deferring_again_gets_new_reason(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+	struct dmm_drv *x;
+
+	df_world(test, &w);
+	x = dmm_drv_alloc(test, w.b, "x");
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->wait_dev = b;
+	a->wait_drv = x->name;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), b->name);
+
+	dmm_dev_want(b, w.d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), x->name);
+
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, x), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 3);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_driver_unregister_takes_device_off_list(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
+	dmm_drv_unregister(test, w.d);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+
+	/* b binding now brings no retry: a's driver is gone */
+	dmm_dev_want(b, dmm_drv_new(test, w.b, "e"));
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_device_removal_takes_it_off_list(struct kunit *test)
+{
+	unsigned long before;
+	struct df_world w;
+	struct dmm_dev *b, *a;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_unregister(a);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, a->released, 1U);
+
+	before = dmc_probe_count();
+	dmm_dev_want(b, w.d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, dmc_probe_count() - before, 1UL);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_parent_removal_takes_child_off_list(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *p, *a;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	a->dev->parent = p->dev;
+	dmm_dev_want(a, w.d);
+	a->wait_dev = b;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_unregister(p);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_want(b, w.d);
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_async_driver_retries_and_binds(struct kunit *test)
+{
+	struct dmm_bus *bus = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_alloc(test, bus, "d");
+	struct dmm_dev *b = dmm_dev_new(test, "b", bus, NULL, NULL);
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+
+	d->drv.probe_type = DMC_PROBE_ASYNC;
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, d), 0);
+	a->dev->bus = &bus->bus;
+	dmm_dev_want(a, d);
+	a->wait_dev = b;
+	a->probe_sleep_ms = 10;
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+
+	dmm_dev_want(b, d);
+	b->probe_sleep_ms = 10;
+	KUNIT_EXPECT_GE(test, dmc_device_attach(b->dev), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(b->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+static void deferred_not_reported_for_plain_or_bound_devices(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a, *x;
+
+	df_world(test, &w);
+	a = dmm_dev_new(test, "a", w.b, NULL, w.d);
+	x = dmm_dev_new(test, "x", w.b, NULL, NULL);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(x->dev));
+	dmm_dev_unregister(x);
+	dmm_dev_unregister(a);
+}
+
+static int deferred_test_init(struct kunit *test)
+{
+	return dmm_init(test, "df");
+}
+
+static struct kunit_case deferred_test_cases[] = {
+	KUNIT_CASE(deferred_named_probe_defers_with_reason),
+	KUNIT_CASE(deferred_retried_when_named_device_binds),
+	KUNIT_CASE(deferred_retried_when_named_device_attached_by_hand),
+	KUNIT_CASE(deferred_retried_when_named_driver_registers),
+	KUNIT_CASE(deferred_only_waiters_on_the_name_are_retried),
+	KUNIT_CASE(deferred_named_driver_waiter_ignores_other_drivers),
+	KUNIT_CASE(deferred_named_waiter_ignores_unrelated_binds),
+	KUNIT_CASE(deferred_unnamed_reason_is_unnamed),
+	KUNIT_CASE(deferred_unnamed_retried_after_any_bind),
+	KUNIT_CASE(deferred_match_defer_is_unnamed_and_retried),
+	KUNIT_CASE(deferred_chain_resolves_in_one_pass),
+	KUNIT_CASE(deferred_chain_of_named_drivers_resolves),
+	KUNIT_CASE(deferred_many_waiters_on_one_name_all_bind),
+	KUNIT_CASE(deferred_retry_deferring_again_gets_new_reason),
+	KUNIT_CASE(deferred_driver_unregister_takes_device_off_list),
+	KUNIT_CASE(deferred_device_removal_takes_it_off_list),
+	KUNIT_CASE(deferred_parent_removal_takes_child_off_list),
+	KUNIT_CASE(deferred_async_driver_retries_and_binds),
+	KUNIT_CASE(deferred_not_reported_for_plain_or_bound_devices),
+	{}
+};
+
+static struct kunit_suite deferred_test_suite = {
+	.name = "dmcore-deferred",
+	.init = deferred_test_init,
+	.exit = dmct_exit,
+	.test_cases = deferred_test_cases,
+};
+
+kunit_test_suites(&deferred_test_suite);
