@@ -383,6 +383,8 @@ static int dmm_suspend(struct dmc_device *dev)
 
 	if (!t)
 		return 0;
+	if (!dmm_dev_locked(dev))
+		t->lock_in_pm = false;
 	atomic_inc(&t->suspends);
 	dmm_log(t->ctx, DMM_LOG_SUSPEND, "suspend:%s", t->short_name);
 	return t->suspend_ret;
@@ -394,6 +396,8 @@ static int dmm_resume(struct dmc_device *dev)
 
 	if (!t)
 		return 0;
+	if (!dmm_dev_locked(dev))
+		t->lock_in_pm = false;
 	atomic_inc(&t->resumes);
 	dmm_log(t->ctx, DMM_LOG_RESUME, "resume:%s", t->short_name);
 	return 0;
@@ -687,6 +691,7 @@ static struct dmm_dev *__dmm_dev_alloc(struct kunit *test,
 		 short_name);
 	t->lock_in_probe = true;
 	t->lock_in_remove = true;
+	t->lock_in_pm = true;
 	obj->gen = ctx->gen;
 	obj->t = t;
 

@@ -82,6 +82,7 @@ struct dmm_drv;
  * @driver_in_probe: dev->driver as seen by the last probe
  * @lock_in_probe: the device lock was held during every probe so far
  * @lock_in_remove: the device lock was held during every remove so far
+ * @lock_in_pm: the device lock was held during every suspend and resume
  */
 struct dmm_dev {
 	struct list_head node;
@@ -116,6 +117,7 @@ struct dmm_dev {
 	struct dmc_driver *driver_in_probe;
 	bool lock_in_probe;
 	bool lock_in_remove;
+	bool lock_in_pm;
 };
 
 /**
