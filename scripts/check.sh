@@ -338,7 +338,7 @@ kunit_view() {
 
 st_kunit() {
 	local out="$LOGS/kunit-script.log" con="$LOGS/kunit-console.log" vml="$LOGS/kunit-vm.log"
-	local rc kind a b c d nsuites=0 bad_suites=() missing leaks
+	local rc kind a b c d nsuites=0 bad_suites=() missing leaks sp=0 sf=0 ss=0
 	echo "  booting the debug kernel (TCG, KASAN: a minute or two)"
 	"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
 		--script "$DMC_ROOT/tests/guest/kunit.sh" --timeout "$KUNIT_TIMEOUT" \
@@ -351,11 +351,13 @@ st_kunit() {
 		case $kind in
 		CASE)
 			case $a in
-			pass) pass "kunit: $b: $c" ;;
-			skip) skip "kunit: $b: $c" ;;
-			*) fail "kunit: $b: $c"; bad_suites+=("$b") ;;
+			pass) pass "kunit: $b: $c"; sp=$((sp + 1)) ;;
+			skip) skip "kunit: $b: $c"; ss=$((ss + 1)) ;;
+			*) fail "kunit: $b: $c"; sf=$((sf + 1)); bad_suites+=("$b") ;;
 			esac ;;
 		SUITE)
+			echo "  suite $a: $sp passed, $sf failed, $ss skipped of $c planned; suite result: $b"
+			sp=0 sf=0 ss=0
 			nsuites=$((nsuites + 1))
 			missing=0
 			[ "$c" -gt "$d" ] 2>/dev/null && missing=$((c - d))
