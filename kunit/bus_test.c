@@ -246,16 +246,16 @@ static void bus_find_device_by_name_among_thousands(struct kunit *test)
 		dmm_put_found(found);
 	}
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
-	KUNIT_EXPECT_NULL(test, dmc_bus_find_device_by_name(&b->bus,
-							     dmm_name(test, "n")));
+	found = dmc_bus_find_device_by_name(&b->bus, dmm_name(test, "n"));
+	KUNIT_EXPECT_NULL(test, found);
+	dmm_put_found(found);
 
 	/* every other one goes; the rest are still found */
 	for (i = 0; i < BS_MANY_DEVS; i += 2)
 		dmm_dev_unregister(devs[i]);
 	for (i = 0; i < BS_MANY_DEVS; i++) {
-		found = dmc_bus_find_device_by_name(&b->bus,
-						    dmm_name(test, devs[i]->short_name));
-		if ((i & 1) ? found != devs[i]->dev : found != NULL)
+		found = dmc_bus_find_device_by_name(&b->bus, devs[i]->name);
+		if ((i & 1) ? found != devs[i]->dev : !!found)
 			wrong++;
 		dmm_put_found(found);
 	}
@@ -284,10 +284,10 @@ static void bus_find_driver_among_hundreds(struct kunit *test)
 	for (i = 0; i < BS_MANY_DRVS; i += 2)
 		dmm_drv_unregister(test, drvs[i]);
 	for (i = 0; i < BS_MANY_DRVS; i++) {
-		struct dmc_driver *found = dmc_bus_find_driver(&b->bus,
-							       drvs[i]->name);
+		struct dmc_driver *found;
 
-		if ((i & 1) ? found != &drvs[i]->drv : found != NULL)
+		found = dmc_bus_find_driver(&b->bus, drvs[i]->name);
+		if ((i & 1) ? found != &drvs[i]->drv : !!found)
 			wrong++;
 	}
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
@@ -333,7 +333,7 @@ static bool bs_seen(struct bs_walk *w, void *p)
 	return false;
 }
 
-static void bus_for_each_dev_visits_every_device(struct kunit *test)
+static void bus_device_walk_visits_every_device(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_bus *other = dmm_bus_new(test, "other");
@@ -353,7 +353,7 @@ static void bus_for_each_dev_visits_every_device(struct kunit *test)
 	dmm_dev_unregister(p);
 }
 
-static void bus_for_each_dev_stops_at_first_nonzero(struct kunit *test)
+static void bus_device_walk_stops_at_first_nonzero(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_dev *d1 = dmm_dev_new(test, "d1", b, NULL, NULL);
@@ -368,7 +368,7 @@ static void bus_for_each_dev_stops_at_first_nonzero(struct kunit *test)
 	dmm_dev_unregister(d1);
 }
 
-static void bus_for_each_drv_visits_all_and_stops_early(struct kunit *test)
+static void bus_driver_walk_visits_all_and_stops_early(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_drv *d1 = dmm_drv_new(test, b, "d1");
@@ -569,16 +569,24 @@ static int bs_nop_drv(struct dmc_driver *drv, void *data)
 static void bus_null_arguments_fail_without_crash(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmc_device *dev = (void *)1;
+	struct dmc_driver *drv = (void *)1;
 	struct notifier_block nb = {};
+	unsigned int n = 1;
+	bool yes = true;
 	int ret = 0;
 
-	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_for_each_dev(NULL, NULL, bs_nop_dev));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_bus_for_each_dev(NULL, NULL, bs_nop_dev));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_for_each_dev(&b->bus, NULL, NULL));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_bus_for_each_dev(&b->bus, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_for_each_drv(NULL, NULL, bs_nop_drv));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_bus_for_each_drv(NULL, NULL, bs_nop_drv));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_for_each_drv(&b->bus, NULL, NULL));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_bus_for_each_drv(&b->bus, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_register_notifier(NULL, &nb));
 	KUNIT_EXPECT_LT(test, ret, 0);
@@ -588,18 +596,21 @@ static void bus_null_arguments_fail_without_crash(struct kunit *test)
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_rescan_devices(NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_bus_find_device_by_name(NULL, "x")));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_bus_find_device_by_name(&b->bus, NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_bus_find_driver(NULL, "x")));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_bus_find_driver(&b->bus, NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_EQ(test,
-		dmc_bus_device_count(NULL), 0U));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
-		dmc_bus_is_registered(NULL)));
+	DMM_TOLERATE_MISUSE(test, dev = dmc_bus_find_device_by_name(NULL, "x"));
+	KUNIT_EXPECT_NULL(test, dev);
+	dev = (void *)1;
+	DMM_TOLERATE_MISUSE(test,
+			    dev = dmc_bus_find_device_by_name(&b->bus, NULL));
+	KUNIT_EXPECT_NULL(test, dev);
+	DMM_TOLERATE_MISUSE(test, drv = dmc_bus_find_driver(NULL, "x"));
+	KUNIT_EXPECT_NULL(test, drv);
+	drv = (void *)1;
+	DMM_TOLERATE_MISUSE(test, drv = dmc_bus_find_driver(&b->bus, NULL));
+	KUNIT_EXPECT_NULL(test, drv);
+	DMM_TOLERATE_MISUSE(test, n = dmc_bus_device_count(NULL));
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	DMM_TOLERATE_MISUSE(test, yes = dmc_bus_is_registered(NULL));
+	KUNIT_EXPECT_FALSE(test, yes);
 }
 
 static void bus_without_match_matches_every_driver(struct kunit *test)
@@ -674,9 +685,9 @@ static struct kunit_case bus_test_cases[] = {
 	KUNIT_CASE(bus_find_device_by_name_is_referenced),
 	KUNIT_CASE(bus_find_device_by_name_among_thousands),
 	KUNIT_CASE(bus_find_driver_among_hundreds),
-	KUNIT_CASE(bus_for_each_dev_visits_every_device),
-	KUNIT_CASE(bus_for_each_dev_stops_at_first_nonzero),
-	KUNIT_CASE(bus_for_each_drv_visits_all_and_stops_early),
+	KUNIT_CASE(bus_device_walk_visits_every_device),
+	KUNIT_CASE(bus_device_walk_stops_at_first_nonzero),
+	KUNIT_CASE(bus_driver_walk_visits_all_and_stops_early),
 	KUNIT_CASE(bus_device_count_follows_add_and_del),
 	KUNIT_CASE(bus_autoprobe_is_on_by_default),
 	KUNIT_CASE(bus_autoprobe_off_new_device_binds_on_attach),

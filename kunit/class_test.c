@@ -301,7 +301,7 @@ static bool cl_seen(struct cl_walk *w, struct dmc_device *dev)
 	return false;
 }
 
-static void class_for_each_device_visits_members_only(struct kunit *test)
+static void class_device_walk_visits_members_only(struct kunit *test)
 {
 	struct dmm_class *c = dmm_class_new(test, "cls");
 	struct dmm_class *o = dmm_class_new(test, "other");
@@ -398,26 +398,35 @@ static void class_unregister_deletes_remaining_members(struct kunit *test)
 static void class_null_arguments_fail_without_crash(struct kunit *test)
 {
 	struct dmm_class *c = dmm_class_new(test, "cls");
+	struct dmc_device *dev = (void *)1;
+	unsigned int n = 1;
+	bool yes = true;
 	int ret = 0;
 
-	DMM_TOLERATE_MISUSE(test, ret = dmc_class_for_each_device(NULL, NULL,
-								    cl_walk_fn));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_class_for_each_device(NULL, NULL, cl_walk_fn));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_class_for_each_device(&c->cls, NULL,
-								    NULL));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_class_for_each_device(&c->cls, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_class_find_device(NULL, "x", cl_match_name)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_class_find_device(&c->cls, "x", NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_class_find_device_by_name(NULL, "x")));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test,
-		dmc_class_find_device_by_name(&c->cls, NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_EQ(test,
-		dmc_class_device_count(NULL), 0U));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
-		dmc_class_is_registered(NULL)));
+	DMM_TOLERATE_MISUSE(test,
+			    dev = dmc_class_find_device(NULL, "x", cl_match_name));
+	KUNIT_EXPECT_NULL(test, dev);
+	dev = (void *)1;
+	DMM_TOLERATE_MISUSE(test,
+			    dev = dmc_class_find_device(&c->cls, "x", NULL));
+	KUNIT_EXPECT_NULL(test, dev);
+	dev = (void *)1;
+	DMM_TOLERATE_MISUSE(test, dev = dmc_class_find_device_by_name(NULL, "x"));
+	KUNIT_EXPECT_NULL(test, dev);
+	dev = (void *)1;
+	DMM_TOLERATE_MISUSE(test,
+			    dev = dmc_class_find_device_by_name(&c->cls, NULL));
+	KUNIT_EXPECT_NULL(test, dev);
+	DMM_TOLERATE_MISUSE(test, n = dmc_class_device_count(NULL));
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	DMM_TOLERATE_MISUSE(test, yes = dmc_class_is_registered(NULL));
+	KUNIT_EXPECT_FALSE(test, yes);
 }
 
 static int class_test_init(struct kunit *test)
@@ -442,7 +451,7 @@ static struct kunit_case class_test_cases[] = {
 	KUNIT_CASE(class_two_interfaces_each_told),
 	KUNIT_CASE(class_interface_of_other_class_not_told),
 	KUNIT_CASE(class_interface_register_refusals),
-	KUNIT_CASE(class_for_each_device_visits_members_only),
+	KUNIT_CASE(class_device_walk_visits_members_only),
 	KUNIT_CASE(class_find_device_returns_referenced_match),
 	KUNIT_CASE(class_find_device_by_name_is_referenced),
 	KUNIT_CASE(class_unregister_deletes_remaining_members),

@@ -558,18 +558,21 @@ static void device_register_is_initialize_and_add(struct kunit *test)
 static void device_get_put_del_of_null_do_nothing(struct kunit *test)
 {
 	struct dmc_device *got = (void *)1;
+	bool yes = true;
+	int err = 0;
 
 	DMM_TOLERATE_MISUSE(test, got = dmc_device_get(NULL));
 	KUNIT_EXPECT_NULL(test, got);
 	DMM_TOLERATE_MISUSE(test, dmc_device_put(NULL));
 	DMM_TOLERATE_MISUSE(test, dmc_device_del(NULL));
 	DMM_TOLERATE_MISUSE(test, dmc_device_unregister(NULL));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
-						      dmc_device_is_registered(NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
-						      dmc_device_is_bound(NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_LT(test,
-						   dmc_device_register(NULL), 0));
+	DMM_TOLERATE_MISUSE(test, yes = dmc_device_is_registered(NULL));
+	KUNIT_EXPECT_FALSE(test, yes);
+	yes = true;
+	DMM_TOLERATE_MISUSE(test, yes = dmc_device_is_bound(NULL));
+	KUNIT_EXPECT_FALSE(test, yes);
+	DMM_TOLERATE_MISUSE(test, err = dmc_device_register(NULL));
+	KUNIT_EXPECT_LT(test, err, 0);
 }
 
 /* children */
@@ -593,7 +596,7 @@ static int dv_walk_fn(struct dmc_device *dev, void *data)
 	return 0;
 }
 
-static void device_for_each_child_visits_direct_children(struct kunit *test)
+static void device_child_walk_visits_direct_children(struct kunit *test)
 {
 	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
 	struct dmm_dev *c1 = dmm_dev_new(test, "c1", NULL, p, NULL);
@@ -636,8 +639,9 @@ static void device_find_child_returns_referenced_match(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs + 1);
 	dmm_put_found(found);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c2), refs);
-	KUNIT_EXPECT_NULL(test, dmc_device_find_child(p->dev, "nope",
-						       dv_match_name));
+	found = dmc_device_find_child(p->dev, "nope", dv_match_name);
+	KUNIT_EXPECT_NULL(test, found);
+	dmm_put_found(found);
 	dmm_dev_unregister(c2);
 	dmm_dev_unregister(c1);
 	dmm_dev_unregister(p);
@@ -718,7 +722,7 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_registered_and_dead_track_add_and_del),
 	KUNIT_CASE(device_register_is_initialize_and_add),
 	KUNIT_CASE(device_get_put_del_of_null_do_nothing),
-	KUNIT_CASE(device_for_each_child_visits_direct_children),
+	KUNIT_CASE(device_child_walk_visits_direct_children),
 	KUNIT_CASE(device_find_child_returns_referenced_match),
 	KUNIT_CASE(device_find_child_by_name_is_referenced_and_direct),
 	KUNIT_CASE(device_is_bound_follows_binding),

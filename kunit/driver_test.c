@@ -502,7 +502,7 @@ static bool dr_seen(struct dr_walk *w, struct dmc_device *dev)
 	return false;
 }
 
-static void driver_for_each_device_visits_its_devices(struct kunit *test)
+static void driver_device_walk_visits_its_devices(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_drv *d = dmm_drv_new(test, b, "d");
@@ -665,6 +665,9 @@ static void driver_null_arguments_fail_without_crash(struct kunit *test)
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_drv *d = dmm_drv_new(test, b, "d");
 	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, NULL);
+	struct dmc_kobject *k = (void *)1;
+	unsigned int n = 1;
+	bool yes = true;
 	int ret = 0;
 
 	DMM_TOLERATE_MISUSE(test, ret = dmc_device_attach(NULL));
@@ -673,18 +676,19 @@ static void driver_null_arguments_fail_without_crash(struct kunit *test)
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, ret = dmc_device_driver_attach(&d->drv, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_driver_for_each_device(NULL, NULL,
-								     dr_walk_fn));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_driver_for_each_device(NULL, NULL, dr_walk_fn));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_driver_for_each_device(&d->drv, NULL,
-								     NULL));
+	DMM_TOLERATE_MISUSE(test,
+			    ret = dmc_driver_for_each_device(&d->drv, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, dmc_device_release_driver(NULL));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_EQ(test,
-		dmc_driver_device_count(NULL), 0U));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_FALSE(test,
-		dmc_driver_is_registered(NULL)));
-	DMM_TOLERATE_MISUSE(test, KUNIT_EXPECT_NULL(test, dmc_driver_kobj(NULL)));
+	DMM_TOLERATE_MISUSE(test, n = dmc_driver_device_count(NULL));
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	DMM_TOLERATE_MISUSE(test, yes = dmc_driver_is_registered(NULL));
+	KUNIT_EXPECT_FALSE(test, yes);
+	DMM_TOLERATE_MISUSE(test, k = dmc_driver_kobj(NULL));
+	KUNIT_EXPECT_NULL(test, k);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
 	dmm_dev_unregister(a);
 }
@@ -723,7 +727,7 @@ static struct kunit_case driver_test_cases[] = {
 	KUNIT_CASE(driver_device_attach_returns_1_when_it_binds),
 	KUNIT_CASE(driver_device_attach_returns_0_without_driver),
 	KUNIT_CASE(driver_device_attach_error_when_probe_fails),
-	KUNIT_CASE(driver_for_each_device_visits_its_devices),
+	KUNIT_CASE(driver_device_walk_visits_its_devices),
 	KUNIT_CASE(driver_device_count_follows_bind_and_unbind),
 	KUNIT_CASE(driver_probe_count_counts_every_probe_call),
 	KUNIT_CASE(driver_probe_and_remove_hold_the_device_lock),

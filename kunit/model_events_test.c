@@ -46,7 +46,13 @@ static const char *me_subsystem(struct kunit *test,
 }
 
 #define ME_EXPECT_VAR(test, seq, action, path, key, want)		\
-	DMCT_EXPECT_STREQ(test, dmm_ev_var(test, seq, action, path, key), want)
+	do {								\
+		struct kunit *__me_test = (test);			\
+									\
+		DMCT_EXPECT_STREQ(__me_test, dmm_ev_var(__me_test, seq,	\
+							action, path,	\
+							key), want);	\
+	} while (0)
 
 /* who sends, and SUBSYSTEM */
 

@@ -230,7 +230,7 @@ struct dmm_ctx {
 	struct dmct_ctx *ct;
 	unsigned int gen;
 	const char *prefix;
-	spinlock_t lock;
+	spinlock_t lock;	/* the log and the release records */
 	struct list_head devs;
 	struct list_head drvs;
 	struct list_head buses;
@@ -267,8 +267,13 @@ const char *dmm_log_str(struct kunit *test);
 void dmm_log_clear(struct kunit *test);
 int dmm_log_index(struct kunit *test, const char *entry);
 unsigned int dmm_log_count(struct kunit *test, const char *entry);
-#define DMM_EXPECT_LOG(test, want) \
-	KUNIT_EXPECT_STREQ(test, dmm_log_str(test), want)
+#define DMM_EXPECT_LOG(test, want)					\
+	do {								\
+		struct kunit *__dmm_test = (test);			\
+									\
+		KUNIT_EXPECT_STREQ(__dmm_test, dmm_log_str(__dmm_test),	\
+				   want);				\
+	} while (0)
 
 /* Events recorded by the dmct listener */
 unsigned int dmm_ev_count(struct kunit *test, enum dmc_kobject_action action,
