@@ -287,16 +287,23 @@ ktap_records() {
 		name = l
 		return st
 	}
-	FNR == NR {
+	FILENAME == ARGV[1] {
 		l = strip($0)
-		if (l ~ /^    # Subtest: /) { cur = substr(l, 16); next }
-		if (cur != "" && l ~ /^(not )?ok [0-9]+ / && substr(l, length(l) - length(cur)) == " " cur) { cur = ""; next }
-		if (cur != "" && l ~ /^    (not )?ok [0-9]+ /) {
+		if (l ~ /^    # Subtest: /) {
+			cur = substr(l, 16); corder[++nc] = cur; cplan[cur] = -1; cres[cur] = "missing"
+			next
+		}
+		if (cur == "") next
+		if (l ~ /^    1\.\.[0-9]+$/) { cplan[cur] = substr(l, 8) + 0; next }
+		if (l ~ /^(not )?ok [0-9]+ / && substr(l, length(l) - length(cur)) == " " cur) {
+			cres[cur] = (l ~ /^not ok/) ? "fail" : "pass"; cur = ""; next
+		}
+		if (l ~ /^    (not )?ok [0-9]+ /) {
 			st = parse(substr(l, 5)); cst[cur, num] = st; cname[cur, num] = name
 		}
 		next
 	}
-	/^DMC-KTAP-BEGIN / { suite = $2; inktap = 1; plan = -1; n = 0; res = "missing"; delete seen; next }
+	/^DMC-KTAP-BEGIN / { suite = $2; indfs[suite] = 1; inktap = 1; plan = -1; n = 0; res = "missing"; delete seen; next }
 	/^DMC-KTAP-END/ { if (inktap) finish(); inktap = 0; next }
 	!inktap { next }
 	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
@@ -314,8 +321,19 @@ ktap_records() {
 		}
 		print "SUITE", suite, res, plan, n
 	}
-	END { if (inktap) { res = "truncated"; finish() } }
-	' "$2" "$1"
+	END {
+		if (inktap) { res = "truncated"; finish() }
+		# Suites that ran (kernel console) but whose debugfs document never
+		# came back, e.g. the guest died: their cases from the console.
+		for (k = 1; k <= nc; k++) {
+			suite = corder[k]
+			if (suite in indfs) continue
+			delete seen; n = 0; plan = cplan[suite]
+			res = "console-only:" cres[suite]
+			finish()
+		}
+	}
+	' "${2:-/dev/null}" "$1"
 }
 
 # ktap_doc SCRIPTLOG SUITE -- print one suite's KTAP document.
@@ -356,11 +374,10 @@ st_kunit() {
 			*) fail "kunit: $b: $c"; sf=$((sf + 1)); bad_suites+=("$b") ;;
 			esac ;;
 		SUITE)
-			echo "  suite $a: $sp passed, $sf failed, $ss skipped of $c planned; suite result: $b"
-			sp=0 sf=0 ss=0
 			nsuites=$((nsuites + 1))
 			missing=0
 			[ "$c" -gt "$d" ] 2>/dev/null && missing=$((c - d))
+			sf=$((sf + missing))
 			while [ $missing -gt 0 ]; do
 				fail "kunit: $a: a case has no result line (plan $c, found $d: suite init failed, or KUnit's 512-byte case log truncated)"
 				missing=$((missing - 1))
@@ -368,15 +385,20 @@ st_kunit() {
 			done
 			case $b in
 			pass|skip) ;;
+			console-only:*)
+				fail "kunit: suite $a: no debugfs results, cases above are from the kernel console (suite result there: ${b#console-only:})"
+				bad_suites+=("$a") ;;
 			fail)
 				printf '%s\n' "${bad_suites[@]}" | grep -qx -- "$a" ||
 					{ fail "kunit: suite $a: not ok (suite init failed?)"; bad_suites+=("$a"); } ;;
 			*) fail "kunit: suite $a: no suite result line ($b)"; bad_suites+=("$a") ;;
-			esac ;;
+			esac
+			echo "  suite $a: $sp passed, $sf failed, $ss skipped of $c planned; suite result: $b"
+			sp=0 sf=0 ss=0 ;;
 		esac
 	done < <(ktap_records "$out" "$con")
 
-	if [ $nsuites -eq 0 ]; then
+	if [ "$(grep -c '^DMC-KTAP-BEGIN ' "$out")" -eq 0 ]; then
 		fail "kunit: no KTAP results came back from the guest"
 		faillog "$out" "$con"
 	else
