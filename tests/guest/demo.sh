@@ -8,14 +8,21 @@
 # run in the order of DMC_DEMO_SCENES (vm.sh --env DMC_DEMO_SCENES="...";
 # default: all of DEMO_SCENES below). To add one: write scene_<name>
 # (start it with dmc_heading and a few dmc_say lines saying what the reader
-# is about to see) and add <name> to DEMO_SCENES, before "unload".
+# is about to see) and add <name> to DEMO_SCENES, before "unload". Use
+# scene_heading for the title: scenes are numbered in the order they run.
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
 DEMO_SCENES="load tree events unload"
 
+scene_no=0
+scene_heading() {
+	scene_no=$((scene_no + 1))
+	dmc_heading "$scene_no. $*"
+}
+
 scene_load() {
-	dmc_heading "1. Loading dmcore"
+	scene_heading "Loading dmcore"
 	dmc_say "dmcore.ko reimplements the kernel's device model (kobjects, ksets," \
 		"events) as a module. It was just loaded into Debian's own kernel:"
 	echo
@@ -27,7 +34,7 @@ scene_load() {
 }
 
 scene_tree() {
-	dmc_heading "2. The model as dmcore exports it ($DMC_DIR)"
+	scene_heading "The model as dmcore exports it ($DMC_DIR)"
 	dmc_say "dmcore mirrors its objects into debugfs, as the kernel does in sysfs:" \
 		"directories are objects, 'a -> b' are links between them, and small" \
 		"files are shown with their contents."
@@ -36,7 +43,7 @@ scene_tree() {
 }
 
 scene_events() {
-	dmc_heading "3. The event log ($DMC_DIR/events)"
+	scene_heading "The event log ($DMC_DIR/events)"
 	dmc_say "Every add, remove and change in the model is logged as an event" \
 		"(the kernel's uevents play this part):"
 	echo
@@ -53,7 +60,7 @@ scene_events() {
 }
 
 scene_unload() {
-	dmc_heading "Unloading dmcore"
+	scene_heading "Unloading dmcore"
 	dmc_say "On unload dmcore releases every object and counts those whose" \
 		"reference count never reached zero; it should say 0:"
 	echo
