@@ -7,7 +7,7 @@
 # The demo is a list of scenarios, each a function named scene_<name>,
 # run in the order of DMC_DEMO_SCENES (vm.sh --env DMC_DEMO_SCENES="...";
 # default: all of DEMO_SCENES below). To add one: write scene_<name>
-# (start it with dmc_heading and a few dmc_say lines saying what the reader
+# (start it with scene_heading and a few dmc_say lines saying what the reader
 # is about to see) and add <name> to DEMO_SCENES, before "unload". Use
 # scene_heading for the title: scenes are numbered in the order they run.
 # shellcheck source=tests/guest/lib.sh
