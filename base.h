@@ -33,11 +33,14 @@
 #define _DMCORE_BASE_H
 
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/printk.h>
 #include <linux/bug.h>
+#include <linux/ratelimit.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
+#include <dmcore/device.h>
 
 extern struct mutex dmc_tree_mutex;
 extern rwlock_t dmc_name_lock;
@@ -103,10 +106,152 @@ void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
 
+/*
+ * struct dmc_subsys_private - what the core keeps for a bus or a class
+ * @subsys: bus/<name> or class/<name>; its kobject's lifetime is this
+ *	structure's
+ * @devices_kset: bus/<name>/devices (buses only)
+ * @drivers_kset: bus/<name>/drivers (buses only)
+ * @klist_devices: the bus's or class's devices, by name
+ * @klist_drivers: the bus's drivers, by name (buses only)
+ * @bus_notifier: the bus notifier chain
+ * @drivers_autoprobe: bind new devices and drivers at once
+ * @bus: the bus, or NULL once unregistered
+ * @class: the class, or NULL once unregistered
+ * @interfaces: class interfaces, under @mutex
+ * @mutex: class interfaces and class membership changes
+ * @glue_dir: devices/virtual/<class>, made for the first parentless member
+ */
+struct dmc_subsys_private {
+	struct dmc_kset subsys;
+	struct dmc_kset *devices_kset;
+	struct dmc_kset *drivers_kset;
+	struct dmc_klist klist_devices;
+	struct dmc_klist klist_drivers;
+	struct blocking_notifier_head bus_notifier;
+	bool drivers_autoprobe;
+	struct dmc_bus_type *bus;
+	struct dmc_class *class;
+	struct list_head interfaces;
+	struct mutex mutex;		/* class interfaces and members */
+	struct dmc_kobject *glue_dir;
+};
+
+#define to_subsys_private(k) container_of(to_dmc_kset(k), struct dmc_subsys_private, subsys)
+
+/*
+ * struct dmc_driver_private - what the core keeps for a driver
+ * @kobj: bus/<bus>/drivers/<name>
+ * @klist_devices: devices bound to the driver
+ * @knode_bus: in the bus's klist_drivers
+ * @driver: the driver, or NULL once it was detached from its bus
+ * @bus: the bus's private part, referenced while registered
+ */
+struct dmc_driver_private {
+	struct dmc_kobject kobj;
+	struct dmc_klist klist_devices;
+	struct dmc_klist_node knode_bus;
+	struct dmc_driver *driver;
+	struct dmc_subsys_private *bus;
+};
+
+/*
+ * struct dmc_device_private - what the core keeps for a device
+ * @klist_children: child devices, by name
+ * @knode_parent: in the parent's klist_children
+ * @knode_driver: in the bound driver's klist_devices
+ * @knode_bus: in the bus's klist_devices
+ * @knode_class: in the class's klist_devices
+ * @deferred: in the deferred-probe lists (dmc_deferred_mutex)
+ * @knode_waits: in the index of named waiters (dmc_deferred_mutex)
+ * @waits_for: the name a deferred probe waits for, or NULL for unnamed
+ * @deferred_by: the driver whose probe deferred, NULL for a match deferral
+ * @dpm_entry: in the power-order list (dmc_dpm_mutex)
+ * @suppliers: links to the devices this one depends on (dmc_links_mutex)
+ * @consumers: links to the devices that depend on this one
+ * @device: back pointer
+ * @link_gen: mark of the link cycle search (dmc_links_mutex)
+ * @dead: set once dmc_device_del() began; no more probing
+ * @registered: dmc_device_add() succeeded
+ */
+struct dmc_device_private {
+	struct dmc_klist klist_children;
+	struct dmc_klist_node knode_parent;
+	struct dmc_klist_node knode_driver;
+	struct dmc_klist_node knode_bus;
+	struct dmc_klist_node knode_class;
+	struct list_head deferred;
+	struct dmc_klist_node knode_waits;
+	char *waits_for;
+	struct dmc_driver *deferred_by;
+	struct list_head dpm_entry;
+	struct list_head suppliers;
+	struct list_head consumers;
+	struct dmc_device *device;
+	unsigned int link_gen;
+	bool dead;
+	bool registered;
+};
+
+/* The device link, private to the core (link.c). */
+struct dmc_device_link {
+	struct dmc_device *supplier;
+	struct dmc_device *consumer;
+	struct list_head s_node;	/* in supplier->p->consumers */
+	struct list_head c_node;	/* in consumer->p->suppliers */
+};
+
+extern const struct dmc_kobj_type dmc_device_ktype;
+
+/* dm_core.c */
+int dmc_devices_init(void);
+void dmc_devices_exit(void);
+bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
+
+/* bus.c */
+int dmc_bus_add_device(struct dmc_device *dev);
+void dmc_bus_remove_device(struct dmc_device *dev);
+void dmc_bus_probe_device(struct dmc_device *dev);
+void dmc_bus_notify(struct dmc_device *dev, enum dmc_bus_notify action);
+int dmc_bus_add_driver(struct dmc_driver *drv);
+void dmc_bus_remove_driver(struct dmc_driver *drv);
+struct dmc_subsys_private *dmc_subsys_alloc(const char *name);
+void dmc_subsys_free(struct dmc_subsys_private *priv);
+void dmc_subsys_release(struct dmc_kobject *kobj);
+
+/* class.c */
+int dmc_class_add_device(struct dmc_device *dev);
+void dmc_class_remove_device(struct dmc_device *dev);
+struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls);
+
+/* driver.c: binding and deferred probe */
+int dmc_driver_attach(struct dmc_driver *drv);
+void dmc_device_initial_probe(struct dmc_device *dev);
+void dmc_driver_detach(struct dmc_driver *drv);
+void dmc_deferred_probe_del(struct dmc_device *dev);
+int dmc_probe_init(void);
+void dmc_probe_exit(void);
+bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
+bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
+
+/* link.c */
+int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
+				     size_t size);
+void dmc_device_links_unbind_consumers(struct dmc_device *dev);
+bool dmc_device_links_consumers_bound(struct dmc_device *dev);
+void dmc_device_links_purge(struct dmc_device *dev);
+
+/* power.c */
+void dmc_dpm_add(struct dmc_device *dev);
+void dmc_dpm_remove(struct dmc_device *dev);
+void dmc_dpm_reorder_to_tail(struct dmc_device *dev);
+extern struct mutex dmc_links_mutex;
+
 /* dm_core.c: the roots of the tree */
 extern struct dmc_kset *dmc_devices_kset;
 extern struct dmc_kset *dmc_bus_kset;
 extern struct dmc_kset *dmc_class_kset;
+extern struct dmc_kobject *dmc_virtual_dir;
 
 /* sysfs_export.c: the debugfs mirror, a listener like any other */
 int dmc_export_init(void);

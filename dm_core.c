@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dmcore's module: the roots of the model, load and unload. The
- * counterpart of drivers/base/init.c and the kset part of
+ * dmcore's devices and its module: struct dmc_device's lifetime, the
+ * roots of the model, load and unload. The counterpart of drivers/base/
+ * core.c (devices) and of drivers/base/init.c and the kset part of
  * drivers/base/core.c (devices_kset), bus.c (bus_kset) and class.c
  * (class_kset).
  *
@@ -14,6 +15,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 
 #include "base.h"
 
@@ -28,6 +30,567 @@ MODULE_PARM_DESC(export, "mirror the model under /sys/kernel/debug/dmcore");
 struct dmc_kset *dmc_devices_kset;
 struct dmc_kset *dmc_bus_kset;
 struct dmc_kset *dmc_class_kset;
+struct dmc_kobject *dmc_virtual_dir;
+
+/* ---- device release and events ------------------------------------------ */
+
+static void dmc_device_release(struct dmc_kobject *kobj)
+{
+	struct dmc_device *dev = to_dmc_device(kobj);
+	struct dmc_device_private *p = dev->p;
+
+	/* Order as in Linux: the device's own, its type's, its class's. */
+	if (dev->release)
+		dev->release(dev);
+	else if (dev->type && dev->type->release)
+		dev->type->release(dev);
+	else if (dev->class && dev->class->dev_release)
+		dev->class->dev_release(dev);
+	else
+		DMC_MISUSE(1, "device '%s' has no release function; its memory leaks\n",
+			   kobj->name ?: "(unnamed)");
+	if (p) {
+		dmc_klist_destroy(&p->klist_children);
+		kfree(p->waits_for);
+		kfree(p);
+	}
+}
+
+const struct dmc_kobj_type dmc_device_ktype = {
+	.name = "device",
+	.release = dmc_device_release,
+};
+
+bool dmc_kobject_is_device(const struct dmc_kobject *kobj)
+{
+	return kobj->ktype == &dmc_device_ktype;
+}
+
+/* Only devices on a bus or in a class send events, as in Linux. */
+static int dmc_dev_uevent_filter(const struct dmc_kobject *kobj)
+{
+	const struct dmc_device *dev;
+
+	if (!dmc_kobject_is_device(kobj))
+		return 0;
+	dev = container_of(kobj, struct dmc_device, kobj);
+	return dev->bus || dev->class;
+}
+
+static const char *dmc_dev_uevent_name(const struct dmc_kobject *kobj)
+{
+	const struct dmc_device *dev = container_of(kobj, struct dmc_device, kobj);
+
+	if (dev->bus)
+		return dev->bus->name;
+	if (dev->class)
+		return dev->class->name;
+	return NULL;
+}
+
+static int dmc_dev_uevent(const struct dmc_kobject *kobj,
+			  struct dmc_uevent_env *env)
+{
+	const struct dmc_device *dev = container_of(kobj, struct dmc_device, kobj);
+	struct dmc_driver *drv = READ_ONCE(dev->driver);
+	int err = 0;
+
+	if (dev->type && dev->type->name)
+		err = dmc_add_uevent_var(env, "DEVTYPE=%s", dev->type->name);
+	if (!err && drv)
+		err = dmc_add_uevent_var(env, "DRIVER=%s", drv->name);
+	if (!err && dev->bus && dev->bus->uevent)
+		err = dev->bus->uevent(dev, env);
+	if (!err && dev->class && dev->class->dev_uevent)
+		err = dev->class->dev_uevent(dev, env);
+	if (!err && dev->type && dev->type->uevent)
+		err = dev->type->uevent(dev, env);
+	return err;
+}
+
+static const struct dmc_kset_uevent_ops dmc_device_uevent_ops = {
+	.filter = dmc_dev_uevent_filter,
+	.name = dmc_dev_uevent_name,
+	.uevent = dmc_dev_uevent,
+};
+
+/* ---- device lifetime ------------------------------------------------------ */
+
+static bool dmc_child_get(struct dmc_klist_node *n)
+{
+	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
+						    knode_parent);
+
+	return dmc_kobject_get_unless_zero(&p->device->kobj);
+}
+
+static void dmc_child_put(struct dmc_klist_node *n)
+{
+	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
+						    knode_parent);
+
+	dmc_device_put(p->device);
+}
+
+static int dmc_device_private_init(struct dmc_device *dev)
+{
+	struct dmc_device_private *p;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	err = dmc_klist_init(&p->klist_children, dmc_child_get, dmc_child_put);
+	if (err) {
+		kfree(p);
+		return err;
+	}
+	INIT_LIST_HEAD(&p->deferred);
+	INIT_LIST_HEAD(&p->dpm_entry);
+	INIT_LIST_HEAD(&p->suppliers);
+	INIT_LIST_HEAD(&p->consumers);
+	p->device = dev;
+	dev->p = p;
+	return 0;
+}
+
+/**
+ * dmc_device_initialize() - prepare a device for dmc_device_add()
+ * @dev: the device, zeroed apart from fields the caller set
+ *
+ * The device then holds one reference, owned by the caller: from here on
+ * it is freed only by its release function, after the last
+ * dmc_device_put(). Set its bus, class, parent, type, groups, release and
+ * name after this and before dmc_device_add().
+ */
+void dmc_device_initialize(struct dmc_device *dev)
+{
+	if (!dev)
+		return;
+	dev->kobj.kset = dmc_devices_kset;
+	if (dmc_kobject_init(&dev->kobj, &dmc_device_ktype))
+		return;
+	mutex_init(&dev->mutex);
+	/*
+	 * Like Linux, device locks nest (a supplier's unbind takes its
+	 * consumers' locks) in orders lockdep cannot follow by class.
+	 */
+	lockdep_set_novalidate_class(&dev->mutex);
+	dev->power_state = DMC_POWER_ON;
+}
+EXPORT_SYMBOL_GPL(dmc_device_initialize);
+
+/**
+ * dmc_device_set_name() - name a device before it is added
+ * @dev: the device
+ * @fmt: printf-style format of the name
+ *
+ * Return: 0 or a negative errno, as dmc_kobject_set_name().
+ */
+int dmc_device_set_name(struct dmc_device *dev, const char *fmt, ...)
+{
+	va_list vargs;
+	char *name;
+	int err;
+
+	if (!dev || !fmt)
+		return -EINVAL;
+	va_start(vargs, fmt);
+	name = kvasprintf(GFP_KERNEL, fmt, vargs);
+	va_end(vargs);
+	if (!name)
+		return -ENOMEM;
+	err = dmc_kobject_set_name(&dev->kobj, "%s", name);
+	kfree(name);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_device_set_name);
+
+/**
+ * dmc_device_get() - take a reference on a device
+ * @dev: the device, or NULL
+ *
+ * Return: @dev, or NULL.
+ */
+struct dmc_device *dmc_device_get(struct dmc_device *dev)
+{
+	return dev && dmc_kobject_get(&dev->kobj) ? dev : NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_device_get);
+
+/**
+ * dmc_device_put() - drop a reference on a device
+ * @dev: the device, or NULL
+ *
+ * The last put releases the device. May sleep.
+ */
+void dmc_device_put(struct dmc_device *dev)
+{
+	if (dev)
+		dmc_kobject_put(&dev->kobj);
+}
+EXPORT_SYMBOL_GPL(dmc_device_put);
+
+/**
+ * dmc_device_is_registered() - added and not yet deleted?
+ * @dev: the device
+ *
+ * Return: true between a successful dmc_device_add() and dmc_device_del().
+ */
+bool dmc_device_is_registered(const struct dmc_device *dev)
+{
+	return dev && dev->p && READ_ONCE(dev->p->registered) &&
+	       !READ_ONCE(dev->p->dead);
+}
+EXPORT_SYMBOL_GPL(dmc_device_is_registered);
+
+/**
+ * dmc_device_is_dead() - has dmc_device_del() begun?
+ * @dev: the device
+ *
+ * Return: true once the device is being or has been deleted.
+ */
+bool dmc_device_is_dead(const struct dmc_device *dev)
+{
+	return dev && dev->p && READ_ONCE(dev->p->dead);
+}
+EXPORT_SYMBOL_GPL(dmc_device_is_dead);
+
+static bool dmc_device_has_release(const struct dmc_device *dev)
+{
+	return dev->release || (dev->type && dev->type->release) ||
+	       (dev->class && dev->class->dev_release);
+}
+
+/*
+ * Is @dev's name taken on its bus or in its class? The klists check again
+ * when the device joins them, so a racing add still fails cleanly; this
+ * early check only spares the common case any visible trace.
+ */
+static int dmc_device_check_names(struct dmc_device *dev)
+{
+	struct dmc_device *other = NULL;
+	const char *where = NULL;
+
+	if (dev->bus) {
+		other = dmc_bus_find_device_by_name(dev->bus, dev->kobj.name);
+		where = dev->bus->name;
+	}
+	if (!other && dev->class) {
+		other = dmc_class_find_device_by_name(dev->class, dev->kobj.name);
+		where = dev->class->name;
+	}
+	if (!other)
+		return 0;
+	pr_err_ratelimited("dmcore: device '%s' exists already in '%s'\n",
+			   dev->kobj.name, where);
+	dmc_device_put(other);
+	return -EEXIST;
+}
+
+/**
+ * dmc_device_add() - add an initialized device to the model
+ * @dev: the device, after dmc_device_initialize() and with a name (set
+ *	through @dev->init_name or dmc_device_set_name())
+ *
+ * Puts the device in the tree (under its parent; a parentless class
+ * device under devices/virtual/<class>), on its bus and in its class,
+ * adds it to the power order, tells the bus notifiers, sends "add" and
+ * offers the device to the bus's drivers. Takes a reference on the
+ * parent, dropped when @dev is released.
+ *
+ * Whatever the result, the caller keeps its reference. After a failure
+ * call dmc_device_put() and nothing else; after success, end with
+ * dmc_device_del() and dmc_device_put() (or dmc_device_unregister()).
+ *
+ * Context: may sleep; runs the bus's match and the drivers' probe.
+ * Return: 0; -EINVAL (no name, no release function, unregistered bus or
+ * class, added before); -ENOENT (parent not registered); -EEXIST (the
+ * name is taken on the bus, in the class or under the parent); -ENOMEM.
+ */
+int dmc_device_add(struct dmc_device *dev)
+{
+	struct dmc_kobject *parent_kobj = NULL, *glue = NULL;
+	struct dmc_device *parent;
+	int err;
+
+	if (!dev)
+		return -EINVAL;
+	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &dev->kobj.flags),
+		       "add of uninitialized device %p\n", dev))
+		return -EINVAL;
+	dev = dmc_device_get(dev);
+	err = -EINVAL;
+	if (dev->p && (dev->p->registered || dev->p->dead)) {
+		pr_err_ratelimited("dmcore: device '%s' added twice\n",
+				   dmc_dev_name(dev));
+		goto out_put;
+	}
+	if (!dev->p) {
+		err = dmc_device_private_init(dev);
+		if (err)
+			goto out_put;
+	}
+	if (dev->init_name) {
+		err = dmc_kobject_set_name(&dev->kobj, "%s", dev->init_name);
+		if (err)
+			goto out_put;
+		dev->init_name = NULL;
+	}
+	err = -EINVAL;
+	if (!dev->kobj.name) {
+		pr_err_ratelimited("dmcore: device %p added without a name\n", dev);
+		goto out_put;
+	}
+	if (DMC_MISUSE(!dmc_device_has_release(dev),
+		       "device '%s' has no release function, refused\n",
+		       dev->kobj.name))
+		goto out_put;
+	if (dev->bus && !dmc_bus_is_registered(dev->bus)) {
+		pr_err_ratelimited("dmcore: device '%s': bus '%s' is not registered\n",
+				   dev->kobj.name, dev->bus->name);
+		goto out_put;
+	}
+	if (dev->class && !dmc_class_is_registered(dev->class)) {
+		pr_err_ratelimited("dmcore: device '%s': class '%s' is not registered\n",
+				   dev->kobj.name, dev->class->name);
+		goto out_put;
+	}
+
+	/* Catch the common clashes before anything is visible. */
+	err = dmc_device_check_names(dev);
+	if (err)
+		goto out_put;
+
+	parent = dev->parent;
+	if (parent) {
+		if (!dmc_device_is_registered(parent)) {
+			pr_err_ratelimited("dmcore: device '%s': parent '%s' is not registered\n",
+					   dev->kobj.name, dmc_dev_name(parent));
+			err = -ENOENT;
+			goto out_put;
+		}
+		parent_kobj = &parent->kobj;
+	} else if (dev->class && !dev->bus) {
+		glue = dmc_class_glue_dir(dev->class);
+		if (!glue) {
+			err = -ENOMEM;
+			goto out_put;
+		}
+		parent_kobj = glue;
+	}
+
+	err = dmc_kobject_add(&dev->kobj, parent_kobj, "%s", dev->kobj.name);
+	dmc_kobject_put(glue);
+	if (err)
+		goto out_put;
+	err = dmc_bus_add_device(dev);
+	if (err)
+		goto err_del_kobj;
+	err = dmc_class_add_device(dev);
+	if (err)
+		goto err_bus;
+	if (parent) {
+		err = dmc_klist_add(&parent->p->klist_children, &dev->p->knode_parent,
+				    &dev->kobj.name, false);
+		if (err)
+			goto err_class;
+	}
+	dmc_dpm_add(dev);
+	WRITE_ONCE(dev->p->registered, true);
+
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
+	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
+	dmc_bus_probe_device(dev);
+	dmc_device_put(dev);
+	return 0;
+
+err_class:
+	dmc_class_remove_device(dev);
+err_bus:
+	dmc_bus_remove_device(dev);
+err_del_kobj:
+	dmc_kobject_del(&dev->kobj);
+out_put:
+	dmc_device_put(dev);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_device_add);
+
+/**
+ * dmc_device_register() - dmc_device_initialize() and dmc_device_add()
+ * @dev: the device
+ *
+ * Return: as dmc_device_add(); after a failure call dmc_device_put().
+ */
+int dmc_device_register(struct dmc_device *dev)
+{
+	dmc_device_initialize(dev);
+	return dmc_device_add(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_register);
+
+static int dmc_device_del_child(struct dmc_device *child, void *data)
+{
+	dmc_device_del(child);
+	return 0;
+}
+
+/**
+ * dmc_device_del() - take a device out of the model
+ * @dev: a device added with dmc_device_add()
+ *
+ * Stops any further probing of @dev, deletes its child devices first
+ * (each completely, deepest first), tells the bus notifiers, unbinds its
+ * driver (unbinding its consumers before it), removes its device links,
+ * takes it off the deferred list, out of its class, its bus and the power
+ * order, and sends "remove". The reference on the parent is kept until
+ * @dev is released. The caller's reference is untouched: end with
+ * dmc_device_put().
+ *
+ * A device deleted already (for instance with its parent, bus or class)
+ * is left alone, so an owner's later dmc_device_unregister() is safe.
+ *
+ * Context: may sleep; runs drivers' remove callbacks.
+ */
+void dmc_device_del(struct dmc_device *dev)
+{
+	struct dmc_device *parent;
+
+	if (!dev || !dev->p)
+		return;
+	dmc_device_lock(dev);
+	if (!dev->p->registered || dev->p->dead) {
+		dmc_device_unlock(dev);
+		return;
+	}
+	WRITE_ONCE(dev->p->dead, true);
+	dmc_device_unlock(dev);
+	dmc_device_get(dev);
+	parent = dev->parent;
+
+	/* No child can be added any more: remove those there are. */
+	dmc_device_walk_children(dev, NULL, dmc_device_del_child);
+
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
+	dmc_device_release_driver(dev);
+	dmc_device_links_purge(dev);
+	dmc_deferred_probe_del(dev);
+	dmc_class_remove_device(dev);
+	dmc_bus_remove_device(dev);
+	dmc_dpm_remove(dev);
+	if (parent)
+		dmc_klist_del(&parent->p->klist_children, &dev->p->knode_parent);
+	dmc_kobject_del(&dev->kobj);
+	WRITE_ONCE(dev->p->registered, false);
+	dmc_device_put(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_del);
+
+/**
+ * dmc_device_unregister() - dmc_device_del() then dmc_device_put()
+ * @dev: the device
+ */
+void dmc_device_unregister(struct dmc_device *dev)
+{
+	if (!dev)
+		return;
+	dmc_device_del(dev);
+	dmc_device_put(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_unregister);
+
+/* ---- children --------------------------------------------------------------- */
+
+/**
+ * dmc_device_walk_children() - call @fn for each child device
+ * @parent: the parent
+ * @data: passed to @fn
+ * @fn: called with a referenced child; a nonzero return stops the walk
+ *
+ * Safe against children being added and removed meanwhile, including by
+ * @fn.
+ *
+ * Context: may sleep.
+ * Return: the first nonzero value @fn returned, or 0.
+ */
+int dmc_device_walk_children(struct dmc_device *parent,
+			     void *data, int (*fn)(struct dmc_device *dev, void *data))
+{
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	int ret = 0;
+
+	if (!parent || !parent->p || !fn)
+		return -EINVAL;
+	dmc_klist_iter_start(&parent->p->klist_children, &it);
+	while (!ret && (n = dmc_klist_iter_next(&it)))
+		ret = fn(container_of(n, struct dmc_device_private,
+				      knode_parent)->device, data);
+	dmc_klist_iter_exit(&it);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_device_walk_children);
+
+/**
+ * dmc_device_find_child() - find a child device
+ * @parent: the parent
+ * @data: passed to @match
+ * @match: returns nonzero for the wanted child
+ *
+ * Context: may sleep.
+ * Return: the first child @match accepts, with a reference the caller
+ * drops with dmc_device_put(), or NULL.
+ */
+struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *data,
+					 int (*match)(struct dmc_device *dev,
+						      const void *data))
+{
+	struct dmc_device *found = NULL;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+
+	if (!parent || !parent->p || !match)
+		return NULL;
+	dmc_klist_iter_start(&parent->p->klist_children, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		struct dmc_device *dev = container_of(n, struct dmc_device_private,
+						      knode_parent)->device;
+
+		if (match(dev, data)) {
+			found = dmc_device_get(dev);
+			break;
+		}
+	}
+	dmc_klist_iter_exit(&it);
+	return found;
+}
+EXPORT_SYMBOL_GPL(dmc_device_find_child);
+
+/**
+ * dmc_device_find_child_by_name() - find a child device by name
+ * @parent: the parent
+ * @name: the child's name
+ *
+ * O(1) expected time.
+ *
+ * Return: the child with a reference (drop it with dmc_device_put()), or
+ * NULL.
+ */
+struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
+						 const char *name)
+{
+	struct dmc_klist_node *n;
+
+	if (!parent || !parent->p || !name)
+		return NULL;
+	n = dmc_klist_find(&parent->p->klist_children, name);
+	return n ? container_of(n, struct dmc_device_private, knode_parent)->device
+		 : NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_device_find_child_by_name);
+
+/* ---- module ------------------------------------------------------------------- */
 
 static int __init dmc_init(void)
 {
@@ -50,13 +613,22 @@ static int __init dmc_init(void)
 			goto err_event;
 	}
 
-	err = -ENOMEM;
-	dmc_devices_kset = dmc_kset_create_and_add("devices", NULL, NULL);
-	if (!dmc_devices_kset)
+	err = dmc_probe_init();
+	if (err)
 		goto err_export;
+
+	err = -ENOMEM;
+	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
+						   NULL);
+	if (!dmc_devices_kset)
+		goto err_probe;
+	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",
+						     &dmc_devices_kset->kobj);
+	if (!dmc_virtual_dir)
+		goto err_devices;
 	dmc_bus_kset = dmc_kset_create_and_add("bus", NULL, NULL);
 	if (!dmc_bus_kset)
-		goto err_devices;
+		goto err_virtual;
 	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
 	if (!dmc_class_kset)
 		goto err_bus;
@@ -67,8 +639,13 @@ static int __init dmc_init(void)
 
 err_bus:
 	dmc_kset_unregister(dmc_bus_kset);
+err_virtual:
+	dmc_kobject_del(dmc_virtual_dir);
+	dmc_kobject_put(dmc_virtual_dir);
 err_devices:
 	dmc_kset_unregister(dmc_devices_kset);
+err_probe:
+	dmc_probe_exit();
 err_export:
 	if (export)
 		dmc_export_exit();
@@ -85,7 +662,10 @@ static void __exit dmc_exit(void)
 
 	dmc_kset_unregister(dmc_class_kset);
 	dmc_kset_unregister(dmc_bus_kset);
+	dmc_kobject_del(dmc_virtual_dir);
+	dmc_kobject_put(dmc_virtual_dir);
 	dmc_kset_unregister(dmc_devices_kset);
+	dmc_probe_exit();
 	if (export)
 		dmc_export_exit();
 

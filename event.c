@@ -111,7 +111,8 @@ int dmc_add_uevent_var(struct dmc_uevent_env *env, const char *fmt, ...)
 	va_list args;
 	int len;
 
-	if (env->envp_idx >= ARRAY_SIZE(env->envp)) {
+	/* The last slot is SEQNUM's, filled when the event is sent. */
+	if (env->envp_idx >= ARRAY_SIZE(env->envp) - 1) {
 		pr_warn_ratelimited("dmcore: event has more than %d variables\n",
 				    DMC_UEVENT_NUM_ENVP);
 		return -E2BIG;
@@ -368,25 +369,26 @@ int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 			goto out_free_path;
 		}
 	}
-	/* SEQNUM is added last but must fit like any other variable. */
-	if (env->envp_idx >= DMC_UEVENT_NUM_ENVP ||
-	    env->buflen + DMC_SEQNUM_VAR_MAX > DMC_UEVENT_BUFFER_SIZE) {
-		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
-				    kobj->name);
-		err = -E2BIG;
-		goto out_free_path;
-	}
 	err = -ENOMEM;
 	ev = dmc_uevent_alloc(env);
 	if (!ev)
 		goto out_free_path;
 
+	mutex_lock(&dmc_event_mutex);
+	/* SEQNUM is added last but must fit like any other variable. */
+	if (env->buflen + snprintf(NULL, 0, "SEQNUM=%llu", dmc_seqnum + 1) + 1 >
+	    DMC_UEVENT_BUFFER_SIZE) {
+		mutex_unlock(&dmc_event_mutex);
+		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
+				    kobj->name);
+		kfree(ev);
+		err = -E2BIG;
+		goto out_free_path;
+	}
 	if (action == DMC_KOBJ_ADD)
 		set_bit(DMC_KOBJ_ADD_SENT, &kobj->flags);
 	else if (action == DMC_KOBJ_REMOVE)
 		set_bit(DMC_KOBJ_REMOVE_SENT, &kobj->flags);
-
-	mutex_lock(&dmc_event_mutex);
 	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
 	dmc_event_log_append(dmc_uevent_get(ev));
 	list_for_each_entry(l, &dmc_listeners, node)

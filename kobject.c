@@ -912,6 +912,47 @@ void dmc_kobject_set_uevent_suppress(struct dmc_kobject *kobj, bool suppress)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_set_uevent_suppress);
 
+static void dmc_dir_release(struct dmc_kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct dmc_kobj_type dmc_dir_ktype = {
+	.name = "dir",
+	.release = dmc_dir_release,
+};
+
+/**
+ * dmc_kobject_create_and_add() - make a plain directory kobject
+ * @name: its name
+ * @parent: its parent, or NULL for the top level
+ *
+ * Context: may sleep.
+ * Return: the kobject, holding one reference for the caller (end with
+ * dmc_kobject_del() and dmc_kobject_put()), or NULL on error (logged).
+ */
+struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
+					       struct dmc_kobject *parent)
+{
+	struct dmc_kobject *kobj;
+
+	if (!name)
+		return NULL;
+	kobj = kzalloc(sizeof(*kobj), GFP_KERNEL);
+	if (!kobj)
+		return NULL;
+	if (dmc_kobject_init(kobj, &dmc_dir_ktype)) {
+		kfree(kobj);
+		return NULL;
+	}
+	if (dmc_kobject_add(kobj, parent, "%s", name)) {
+		dmc_kobject_put(kobj);
+		return NULL;
+	}
+	return kobj;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_create_and_add);
+
 /* ---- whole-tree helpers for the module and the listeners ----------------- */
 
 static void dmc_replay_one(struct dmc_listener *l, struct dmc_kobject *kobj)

@@ -95,6 +95,7 @@ EXPORT_SYMBOL_GPL(dmc_kset_put);
  */
 int dmc_kset_register(struct dmc_kset *kset)
 {
+	struct dmc_kset *subsys;
 	int err;
 
 	if (!kset)
@@ -120,8 +121,11 @@ int dmc_kset_register(struct dmc_kset *kset)
 			      kset->kobj.name);
 	if (err)
 		return err;
-	if (dmc_kobject_subsystem_kset(&kset->kobj))
+	subsys = dmc_kobject_subsystem_kset(&kset->kobj);
+	if (subsys) {
 		dmc_kobject_uevent(&kset->kobj, DMC_KOBJ_ADD);
+		dmc_kset_put(subsys);
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_kset_register);

@@ -343,7 +343,7 @@ static void bus_device_walk_visits_every_device(struct kunit *test)
 	struct dmm_dev *n = dmm_dev_new(test, "n", NULL, NULL, NULL);
 	struct bs_walk w = {};
 
-	KUNIT_EXPECT_EQ(test, dmc_bus_for_each_dev(&b->bus, &w, bs_walk_dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_bus_walk_devices(&b->bus, &w, bs_walk_dev), 0);
 	KUNIT_EXPECT_EQ(test, w.calls, 2U);
 	KUNIT_EXPECT_TRUE(test, bs_seen(&w, p->dev));
 	KUNIT_EXPECT_TRUE(test, bs_seen(&w, c->dev));
@@ -361,7 +361,7 @@ static void bus_device_walk_stops_at_first_nonzero(struct kunit *test)
 	struct dmm_dev *d3 = dmm_dev_new(test, "d3", b, NULL, NULL);
 	struct bs_walk w = { .stop_at = 2 };
 
-	KUNIT_EXPECT_EQ(test, dmc_bus_for_each_dev(&b->bus, &w, bs_walk_dev), 42);
+	KUNIT_EXPECT_EQ(test, dmc_bus_walk_devices(&b->bus, &w, bs_walk_dev), 42);
 	KUNIT_EXPECT_EQ(test, w.calls, 2U);
 	dmm_dev_unregister(d3);
 	dmm_dev_unregister(d2);
@@ -376,7 +376,7 @@ static void bus_driver_walk_visits_all_and_stops_early(struct kunit *test)
 	struct dmm_drv *d3 = dmm_drv_new(test, b, "d3");
 	struct bs_walk w = {};
 
-	KUNIT_EXPECT_EQ(test, dmc_bus_for_each_drv(&b->bus, &w, bs_walk_drv), 0);
+	KUNIT_EXPECT_EQ(test, dmc_bus_walk_drivers(&b->bus, &w, bs_walk_drv), 0);
 	KUNIT_EXPECT_EQ(test, w.calls, 3U);
 	KUNIT_EXPECT_TRUE(test, bs_seen(&w, &d1->drv));
 	KUNIT_EXPECT_TRUE(test, bs_seen(&w, &d2->drv));
@@ -384,7 +384,7 @@ static void bus_driver_walk_visits_all_and_stops_early(struct kunit *test)
 
 	memset(&w, 0, sizeof(w));
 	w.stop_at = 1;
-	KUNIT_EXPECT_EQ(test, dmc_bus_for_each_drv(&b->bus, &w, bs_walk_drv), 42);
+	KUNIT_EXPECT_EQ(test, dmc_bus_walk_drivers(&b->bus, &w, bs_walk_drv), 42);
 	KUNIT_EXPECT_EQ(test, w.calls, 1U);
 }
 
@@ -577,16 +577,16 @@ static void bus_null_arguments_fail_without_crash(struct kunit *test)
 	int ret = 0;
 
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_bus_for_each_dev(NULL, NULL, bs_nop_dev));
+			    ret = dmc_bus_walk_devices(NULL, NULL, bs_nop_dev));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_bus_for_each_dev(&b->bus, NULL, NULL));
+			    ret = dmc_bus_walk_devices(&b->bus, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_bus_for_each_drv(NULL, NULL, bs_nop_drv));
+			    ret = dmc_bus_walk_drivers(NULL, NULL, bs_nop_drv));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_bus_for_each_drv(&b->bus, NULL, NULL));
+			    ret = dmc_bus_walk_drivers(&b->bus, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, ret = dmc_bus_register_notifier(NULL, &nb));
 	KUNIT_EXPECT_LT(test, ret, 0);

@@ -310,7 +310,7 @@ static void class_device_walk_visits_members_only(struct kunit *test)
 	struct dmm_dev *y = dmm_cdev_new(test, "y", o, NULL);
 	struct cl_walk w = {};
 
-	KUNIT_EXPECT_EQ(test, dmc_class_for_each_device(&c->cls, &w, cl_walk_fn),
+	KUNIT_EXPECT_EQ(test, dmc_class_walk_devices(&c->cls, &w, cl_walk_fn),
 			0);
 	KUNIT_EXPECT_EQ(test, w.calls, 2U);
 	KUNIT_EXPECT_TRUE(test, cl_seen(&w, a->dev));
@@ -404,10 +404,10 @@ static void class_null_arguments_fail_without_crash(struct kunit *test)
 	int ret = 0;
 
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_class_for_each_device(NULL, NULL, cl_walk_fn));
+			    ret = dmc_class_walk_devices(NULL, NULL, cl_walk_fn));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_class_for_each_device(&c->cls, NULL, NULL));
+			    ret = dmc_class_walk_devices(&c->cls, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
 			    dev = dmc_class_find_device(NULL, "x", cl_match_name));

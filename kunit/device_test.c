@@ -605,14 +605,14 @@ static void device_child_walk_visits_direct_children(struct kunit *test)
 	struct dmm_dev *g = dmm_dev_new(test, "g", NULL, c1, NULL);
 	struct dv_walk w = { .test = test, .kids = { c1, c2, c3, g } };
 
-	KUNIT_EXPECT_EQ(test, dmc_device_for_each_child(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, dmc_device_walk_children(p->dev, &w, dv_walk_fn), 0);
 	KUNIT_EXPECT_EQ(test, w.n, 3U);
 	KUNIT_EXPECT_EQ(test, w.seen, 0x7U);
 
 	dmm_dev_unregister(c2);
 	memset(&w.seen, 0, sizeof(w.seen));
 	w.n = 0;
-	KUNIT_EXPECT_EQ(test, dmc_device_for_each_child(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, dmc_device_walk_children(p->dev, &w, dv_walk_fn), 0);
 	KUNIT_EXPECT_EQ(test, w.n, 2U);
 	KUNIT_EXPECT_EQ(test, w.seen, 0x5U);
 	dmm_dev_unregister(g);

@@ -512,7 +512,7 @@ static void driver_device_walk_visits_its_devices(struct kunit *test)
 	struct dmm_dev *x = dmm_dev_new(test, "x", b, NULL, e);
 	struct dr_walk w = {};
 
-	KUNIT_EXPECT_EQ(test, dmc_driver_for_each_device(&d->drv, &w, dr_walk_fn),
+	KUNIT_EXPECT_EQ(test, dmc_driver_walk_devices(&d->drv, &w, dr_walk_fn),
 			0);
 	KUNIT_EXPECT_EQ(test, w.calls, 2U);
 	KUNIT_EXPECT_TRUE(test, dr_seen(&w, a->dev));
@@ -677,10 +677,10 @@ static void driver_null_arguments_fail_without_crash(struct kunit *test)
 	DMM_TOLERATE_MISUSE(test, ret = dmc_device_driver_attach(&d->drv, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_driver_for_each_device(NULL, NULL, dr_walk_fn));
+			    ret = dmc_driver_walk_devices(NULL, NULL, dr_walk_fn));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test,
-			    ret = dmc_driver_for_each_device(&d->drv, NULL, NULL));
+			    ret = dmc_driver_walk_devices(&d->drv, NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, dmc_device_release_driver(NULL));
 	DMM_TOLERATE_MISUSE(test, n = dmc_driver_device_count(NULL));

@@ -435,7 +435,7 @@ static void power_dpm_order_is_parents_and_suppliers_first(struct kunit *test)
 	cc = pw_dev(test, &w, "cc", c);
 	s = pw_dev(test, &w, "s", NULL);
 	p = pw_dev(test, &w, "p", NULL);
-	KUNIT_EXPECT_EQ(test, dmc_dpm_for_each(&walk, pw_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, dmc_dpm_walk(&walk, pw_walk_fn), 0);
 	KUNIT_EXPECT_EQ(test, walk.n, 4U);
 	KUNIT_EXPECT_GE(test, pw_pos(&walk, c), 0);
 	KUNIT_EXPECT_LT(test, pw_pos(&walk, c), pw_pos(&walk, cc));
@@ -443,7 +443,7 @@ static void power_dpm_order_is_parents_and_suppliers_first(struct kunit *test)
 	pw_link(test, c, s);
 	memset(&walk, 0, sizeof(walk));
 	walk.test = test;
-	KUNIT_EXPECT_EQ(test, dmc_dpm_for_each(&walk, pw_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, dmc_dpm_walk(&walk, pw_walk_fn), 0);
 	KUNIT_EXPECT_EQ(test, walk.n, 4U);
 	KUNIT_EXPECT_GE(test, pw_pos(&walk, s), 0);
 	KUNIT_EXPECT_LT(test, pw_pos(&walk, s), pw_pos(&walk, c));
@@ -466,7 +466,7 @@ static void power_dpm_order_drops_removed_devices(struct kunit *test)
 	b = pw_dev(test, &w, "b", NULL);
 	c = pw_dev(test, &w, "c", NULL);
 	dmm_dev_unregister(b);
-	KUNIT_EXPECT_EQ(test, dmc_dpm_for_each(&walk, pw_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, dmc_dpm_walk(&walk, pw_walk_fn), 0);
 	KUNIT_EXPECT_EQ(test, walk.n, 2U);
 	KUNIT_EXPECT_GE(test, pw_pos(&walk, a), 0);
 	KUNIT_EXPECT_GE(test, pw_pos(&walk, c), 0);
@@ -511,7 +511,7 @@ static void power_null_arguments_fail_without_crash(struct kunit *test)
 	KUNIT_EXPECT_LT(test, ret, 0);
 	DMM_TOLERATE_MISUSE(test, ret = dmc_device_resume(NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
-	DMM_TOLERATE_MISUSE(test, ret = dmc_dpm_for_each(NULL, NULL));
+	DMM_TOLERATE_MISUSE(test, ret = dmc_dpm_walk(NULL, NULL));
 	KUNIT_EXPECT_LT(test, ret, 0);
 }
 

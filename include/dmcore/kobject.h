@@ -143,6 +143,8 @@ void dmc_kobject_set_uevent_suppress(struct dmc_kobject *kobj, bool suppress);
 struct dmc_kobject *dmc_kobject_find_child(struct dmc_kobject *parent,
 					   const char *name);
 unsigned int dmc_kobject_refcount(const struct dmc_kobject *kobj);
+struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
+					       struct dmc_kobject *parent);
 
 /* Misuse counter: incremented by every WARN the core raises at a caller. */
 unsigned long dmc_misuse_count(void);

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Classes: views of devices by function, whatever bus they sit on, and
+ * the interfaces told of their members. The counterpart of Linux's class
+ * code in drivers/base/.
+ *
+ * A registered class is class/<name>/. Its members are kept in an indexed
+ * klist, so "is there an input device called mouse0?" costs O(1) expected
+ * time. A member with neither parent nor bus lives under
+ * devices/virtual/<class>/, a directory made for the first such member.
+ *
+ * Unregistering a class deletes the member devices still in it, as
+ * unregistering a bus does.
+ */
+
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include "base.h"
+
+static const struct dmc_kobj_type dmc_class_ktype = {
+	.name = "class",
+	.release = dmc_subsys_release,
+};
+
+static bool dmc_class_dev_get(struct dmc_klist_node *n)
+{
+	return dmc_kobject_get_unless_zero(&container_of(n, struct dmc_device_private,
+							 knode_class)->device->kobj);
+}
+
+static void dmc_class_dev_put(struct dmc_klist_node *n)
+{
+	dmc_device_put(container_of(n, struct dmc_device_private,
+				    knode_class)->device);
+}
+
+/**
+ * dmc_class_register() - register a class
+ * @cls: the class, with a name
+ *
+ * Makes class/<name>/ and sends "add" for it.
+ *
+ * Context: may sleep.
+ * Return: 0; -EINVAL for NULL or a nameless class; -EBUSY if @cls is
+ * registered already; -EEXIST if another class has the name; -ENOMEM.
+ */
+int dmc_class_register(struct dmc_class *cls)
+{
+	struct dmc_subsys_private *priv;
+	int err;
+
+	if (!cls || !cls->name) {
+		pr_err_ratelimited("dmcore: class_register: %s\n",
+				   cls ? "class without a name" : "NULL class");
+		return -EINVAL;
+	}
+	if (cls->p) {
+		pr_err_ratelimited("dmcore: class '%s' registered twice\n", cls->name);
+		return -EBUSY;
+	}
+	priv = dmc_subsys_alloc(cls->name);
+	if (!priv)
+		return -ENOMEM;
+	/* A class's members are listed through their knode_class. */
+	priv->klist_devices.get = dmc_class_dev_get;
+	priv->klist_devices.put = dmc_class_dev_put;
+	priv->class = cls;
+	priv->subsys.kobj.kset = dmc_class_kset;
+	priv->subsys.kobj.ktype = &dmc_class_ktype;
+	err = dmc_kobject_init(&priv->subsys.kobj, &dmc_class_ktype);
+	if (err) {
+		dmc_subsys_free(priv);
+		return err;
+	}
+	err = dmc_kset_register(&priv->subsys);
+	if (err) {
+		dmc_kset_put(&priv->subsys);
+		return err;
+	}
+	WRITE_ONCE(cls->p, priv);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_class_register);
+
+static int dmc_class_remove_one(struct dmc_device *dev, void *data)
+{
+	dmc_device_del(dev);
+	return 0;
+}
+
+/**
+ * dmc_class_unregister() - unregister a class and delete its members
+ * @cls: a registered class
+ *
+ * Member devices still in the class are deleted (their owners' later
+ * dmc_device_unregister() only drops the reference). Interfaces must be
+ * unregistered first.
+ *
+ * Context: may sleep.
+ */
+void dmc_class_unregister(struct dmc_class *cls)
+{
+	struct dmc_subsys_private *priv;
+	struct dmc_kobject *glue;
+
+	if (!cls || !cls->p) {
+		pr_err_ratelimited("dmcore: unregister of a class that is not registered\n");
+		return;
+	}
+	priv = cls->p;
+	WARN_ON(!list_empty(&priv->interfaces));
+	dmc_class_walk_devices(cls, NULL, dmc_class_remove_one);
+
+	WRITE_ONCE(cls->p, NULL);
+	priv->class = NULL;
+	mutex_lock(&priv->mutex);
+	glue = priv->glue_dir;
+	priv->glue_dir = NULL;
+	mutex_unlock(&priv->mutex);
+	if (glue) {
+		dmc_kobject_del(glue);
+		dmc_kobject_put(glue);
+	}
+	dmc_kset_unregister(&priv->subsys);
+}
+EXPORT_SYMBOL_GPL(dmc_class_unregister);
+
+/**
+ * dmc_class_is_registered() - is the class registered?
+ * @cls: the class
+ *
+ * Return: true between dmc_class_register() and dmc_class_unregister().
+ */
+bool dmc_class_is_registered(const struct dmc_class *cls)
+{
+	return cls && READ_ONCE(cls->p);
+}
+EXPORT_SYMBOL_GPL(dmc_class_is_registered);
+
+/*
+ * devices/virtual/<class>, made on first use; returned with a reference
+ * for the caller, or NULL.
+ */
+struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls)
+{
+	struct dmc_subsys_private *priv = READ_ONCE(cls->p);
+	struct dmc_kobject *glue;
+
+	if (!priv)
+		return NULL;
+	mutex_lock(&priv->mutex);
+	if (!priv->glue_dir)
+		priv->glue_dir = dmc_kobject_create_and_add(cls->name,
+							    dmc_virtual_dir);
+	glue = dmc_kobject_get(priv->glue_dir);
+	mutex_unlock(&priv->mutex);
+	return glue;
+}
+
+/* Join @dev to its class and tell the class's interfaces. */
+int dmc_class_add_device(struct dmc_device *dev)
+{
+	struct dmc_class_interface *intf;
+	struct dmc_subsys_private *priv;
+	int err;
+
+	if (!dev->class)
+		return 0;
+	priv = READ_ONCE(dev->class->p);
+	if (!priv)
+		return -EINVAL;
+	err = dmc_klist_add(&priv->klist_devices, &dev->p->knode_class,
+			    &dev->kobj.name, true);
+	if (err) {
+		if (err == -EEXIST)
+			pr_err_ratelimited("dmcore: class '%s' has a device '%s' already\n",
+					   dev->class->name, dev->kobj.name);
+		return err;
+	}
+	dmc_kobject_get(&priv->subsys.kobj);
+	mutex_lock(&priv->mutex);
+	list_for_each_entry(intf, &priv->interfaces, node)
+		if (intf->add_dev)
+			intf->add_dev(dev, intf);
+	mutex_unlock(&priv->mutex);
+	return 0;
+}
+
+/* Take @dev out of its class, telling the interfaces first. */
+void dmc_class_remove_device(struct dmc_device *dev)
+{
+	struct dmc_class_interface *intf;
+	struct dmc_subsys_private *priv;
+
+	if (!dev->class || !dmc_klist_node_attached(&dev->p->knode_class))
+		return;
+	priv = dev->class->p;
+	if (!priv)
+		return;
+	mutex_lock(&priv->mutex);
+	list_for_each_entry(intf, &priv->interfaces, node)
+		if (intf->remove_dev)
+			intf->remove_dev(dev, intf);
+	mutex_unlock(&priv->mutex);
+	if (dmc_klist_del(&priv->klist_devices, &dev->p->knode_class))
+		dmc_kobject_put(&priv->subsys.kobj);
+}
+
+/**
+ * dmc_class_interface_register() - be told of a class's members
+ * @intf: the interface, with its class set
+ *
+ * @intf->add_dev is called at once for every current member, then for
+ * each device that joins; @intf->remove_dev for each that leaves. Both
+ * run under the class's mutex: they must not add or remove members of
+ * the same class.
+ *
+ * Context: may sleep.
+ * Return: 0, or -EINVAL for NULL or an unregistered class.
+ */
+int dmc_class_interface_register(struct dmc_class_interface *intf)
+{
+	struct dmc_subsys_private *priv;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+
+	if (!intf || !dmc_class_is_registered(intf->class)) {
+		pr_err_ratelimited("dmcore: class interface without a registered class\n");
+		return -EINVAL;
+	}
+	priv = intf->class->p;
+	mutex_lock(&priv->mutex);
+	list_add_tail(&intf->node, &priv->interfaces);
+	if (intf->add_dev) {
+		dmc_klist_iter_start(&priv->klist_devices, &it);
+		while ((n = dmc_klist_iter_next(&it)))
+			intf->add_dev(container_of(n, struct dmc_device_private,
+						   knode_class)->device, intf);
+		dmc_klist_iter_exit(&it);
+	}
+	mutex_unlock(&priv->mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_class_interface_register);
+
+/**
+ * dmc_class_interface_unregister() - stop being told
+ * @intf: a registered interface
+ *
+ * @intf->remove_dev is called for every current member.
+ *
+ * Context: may sleep.
+ */
+void dmc_class_interface_unregister(struct dmc_class_interface *intf)
+{
+	struct dmc_subsys_private *priv;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+
+	if (!intf || !dmc_class_is_registered(intf->class))
+		return;
+	priv = intf->class->p;
+	mutex_lock(&priv->mutex);
+	list_del_init(&intf->node);
+	if (intf->remove_dev) {
+		dmc_klist_iter_start(&priv->klist_devices, &it);
+		while ((n = dmc_klist_iter_next(&it)))
+			intf->remove_dev(container_of(n, struct dmc_device_private,
+						      knode_class)->device, intf);
+		dmc_klist_iter_exit(&it);
+	}
+	mutex_unlock(&priv->mutex);
+}
+EXPORT_SYMBOL_GPL(dmc_class_interface_unregister);
+
+/**
+ * dmc_class_walk_devices() - call @fn for each member of a class
+ * @cls: the class
+ * @data: passed to @fn
+ * @fn: called with a referenced device; a nonzero return stops the walk
+ *
+ * Context: may sleep.
+ * Return: the first nonzero value of @fn, 0, or -EINVAL.
+ */
+int dmc_class_walk_devices(struct dmc_class *cls,
+			   void *data, int (*fn)(struct dmc_device *dev, void *data))
+{
+	struct dmc_subsys_private *priv;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	int ret = 0;
+
+	if (!cls || !fn)
+		return -EINVAL;
+	priv = READ_ONCE(cls->p);
+	if (!priv)
+		return -EINVAL;
+	dmc_klist_iter_start(&priv->klist_devices, &it);
+	while (!ret && (n = dmc_klist_iter_next(&it)))
+		ret = fn(container_of(n, struct dmc_device_private,
+				      knode_class)->device, data);
+	dmc_klist_iter_exit(&it);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_class_walk_devices);
+
+struct dmc_class_find {
+	const void *data;
+	int (*match)(struct dmc_device *dev, const void *data);
+	struct dmc_device *found;
+};
+
+static int dmc_class_find_one(struct dmc_device *dev, void *data)
+{
+	struct dmc_class_find *f = data;
+
+	if (!f->match(dev, f->data))
+		return 0;
+	f->found = dmc_device_get(dev);
+	return 1;
+}
+
+/**
+ * dmc_class_find_device() - find a member of a class
+ * @cls: the class
+ * @data: passed to @match
+ * @match: returns nonzero for the wanted device
+ *
+ * Context: may sleep.
+ * Return: the first member @match accepts, with a reference (drop it with
+ * dmc_device_put()), or NULL.
+ */
+struct dmc_device *dmc_class_find_device(struct dmc_class *cls, const void *data,
+					 int (*match)(struct dmc_device *dev,
+						      const void *data))
+{
+	struct dmc_class_find f = { .data = data, .match = match };
+
+	if (!match)
+		return NULL;
+	dmc_class_walk_devices(cls, &f, dmc_class_find_one);
+	return f.found;
+}
+EXPORT_SYMBOL_GPL(dmc_class_find_device);
+
+/**
+ * dmc_class_find_device_by_name() - find a member of a class by name
+ * @cls: the class
+ * @name: the device's name
+ *
+ * O(1) expected time.
+ *
+ * Return: the device with a reference, or NULL.
+ */
+struct dmc_device *dmc_class_find_device_by_name(struct dmc_class *cls,
+						 const char *name)
+{
+	struct dmc_subsys_private *priv = cls ? READ_ONCE(cls->p) : NULL;
+	struct dmc_klist_node *n;
+
+	if (!priv || !name)
+		return NULL;
+	n = dmc_klist_find(&priv->klist_devices, name);
+	return n ? container_of(n, struct dmc_device_private, knode_class)->device
+		 : NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_class_find_device_by_name);
+
+/**
+ * dmc_class_device_count() - number of members of a class
+ * @cls: the class
+ *
+ * Return: the count, 0 for an unregistered class.
+ */
+unsigned int dmc_class_device_count(struct dmc_class *cls)
+{
+	struct dmc_subsys_private *priv = cls ? READ_ONCE(cls->p) : NULL;
+
+	return priv ? dmc_klist_count(&priv->klist_devices) : 0;
+}
+EXPORT_SYMBOL_GPL(dmc_class_device_count);

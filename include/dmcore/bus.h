@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore buses. The counterpart of include/linux/device/bus.h.
+ *
+ * A bus is a type of connection that devices sit on and drivers serve:
+ * it decides which driver matches which device. Registering a bus makes
+ * bus/<name>/ with its "devices" and "drivers" sets; a bus keeps its
+ * devices and drivers indexed by name, so finding one costs O(1) expected
+ * time (Linux walks a list).
+ */
+#ifndef _DMCORE_BUS_H
+#define _DMCORE_BUS_H
+
+#include <linux/notifier.h>
+#include <dmcore/kobject.h>
+
+struct dmc_device;
+struct dmc_driver;
+struct dmc_subsys_private;
+struct dmc_uevent_env;
+
+/**
+ * struct dmc_bus_type - a bus
+ * @name: the bus's name, e.g. "pci"
+ * @bus_groups: attributes of the bus itself
+ * @dev_groups: attributes of every device on the bus
+ * @drv_groups: attributes of every driver on the bus
+ * @match: does @drv serve @dev? Return 0 for no, > 0 for yes,
+ *	-EPROBE_DEFER to try again later, another negative errno on error
+ *	(the driver is then skipped). NULL: every driver matches.
+ * @uevent: add variables to the events of the bus's devices
+ * @probe: called instead of the driver's probe, if set
+ * @remove: called instead of the driver's remove, if set
+ * @p: private to the core
+ */
+struct dmc_bus_type {
+	const char *name;
+	const struct dmc_attribute_group **bus_groups;
+	const struct dmc_attribute_group **dev_groups;
+	const struct dmc_attribute_group **drv_groups;
+	int (*match)(struct dmc_device *dev, const struct dmc_driver *drv);
+	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
+	int (*probe)(struct dmc_device *dev);
+	void (*remove)(struct dmc_device *dev);
+	struct dmc_subsys_private *p;
+};
+
+/* What a bus notifier is told; the data passed is the struct dmc_device. */
+enum dmc_bus_notify {
+	DMC_BUS_NOTIFY_ADD_DEVICE = 1,	/* device added to the bus */
+	DMC_BUS_NOTIFY_DEL_DEVICE,	/* device about to leave the bus */
+	DMC_BUS_NOTIFY_BIND_DRIVER,	/* a driver is about to probe it */
+	DMC_BUS_NOTIFY_BOUND_DRIVER,	/* the driver bound */
+	DMC_BUS_NOTIFY_UNBIND_DRIVER,	/* the driver is about to be unbound */
+	DMC_BUS_NOTIFY_UNBOUND_DRIVER,	/* the driver was unbound */
+	DMC_BUS_NOTIFY_DRIVER_NOT_BOUND, /* the probe failed */
+};
+
+int dmc_bus_register(struct dmc_bus_type *bus);
+void dmc_bus_unregister(struct dmc_bus_type *bus);
+struct dmc_bus_type *dmc_bus_find(const char *name);
+bool dmc_bus_is_registered(const struct dmc_bus_type *bus);
+
+int dmc_bus_register_notifier(struct dmc_bus_type *bus,
+			      struct notifier_block *nb);
+int dmc_bus_unregister_notifier(struct dmc_bus_type *bus,
+				struct notifier_block *nb);
+
+int dmc_bus_walk_devices(struct dmc_bus_type *bus, void *data,
+			 int (*fn)(struct dmc_device *dev, void *data));
+int dmc_bus_walk_drivers(struct dmc_bus_type *bus, void *data,
+			 int (*fn)(struct dmc_driver *drv, void *data));
+struct dmc_device *dmc_bus_find_device_by_name(struct dmc_bus_type *bus,
+					       const char *name);
+struct dmc_driver *dmc_bus_find_driver(struct dmc_bus_type *bus,
+				       const char *name);
+unsigned int dmc_bus_device_count(struct dmc_bus_type *bus);
+
+int dmc_bus_set_autoprobe(struct dmc_bus_type *bus, bool on);
+bool dmc_bus_get_autoprobe(struct dmc_bus_type *bus);
+int dmc_bus_rescan_devices(struct dmc_bus_type *bus);
+
+#endif /* _DMCORE_BUS_H */

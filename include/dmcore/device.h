@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore devices: the nodes of the model. The counterpart of struct device
+ * in include/linux/device.h, with its buses, drivers and classes in the
+ * headers included below.
+ *
+ * Contract, as in Linux: a device is initialized, then added; once added
+ * it is deleted, then put; a failed add is followed by a put and nothing
+ * else. Only the release function frees a device.
+ */
+#ifndef _DMCORE_DEVICE_H
+#define _DMCORE_DEVICE_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <dmcore/kobject.h>
+#include <dmcore/kset.h>
+#include <dmcore/event.h>
+#include <dmcore/bus.h>
+#include <dmcore/driver.h>
+#include <dmcore/class.h>
+
+struct dmc_device_private;
+
+/**
+ * enum dmc_power_state - power state of a device
+ * @DMC_POWER_ON: working
+ * @DMC_POWER_SUSPENDED: suspended; its children and consumers are too
+ */
+enum dmc_power_state {
+	DMC_POWER_ON,
+	DMC_POWER_SUSPENDED,
+};
+
+/**
+ * struct dmc_device_type - what devices of one kind share
+ * @name: DEVTYPE of their events
+ * @groups: attribute groups every device of the type shows
+ * @uevent: add variables to the device's events
+ * @release: frees the device when it has no release of its own
+ */
+struct dmc_device_type {
+	const char *name;
+	const struct dmc_attribute_group **groups;
+	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
+	void (*release)(struct dmc_device *dev);
+};
+
+/**
+ * struct dmc_device - a device
+ * @kobj: its kobject; devices live under the "devices" root
+ * @parent: the device it hangs under, or NULL
+ * @p: bookkeeping private to the core (see base.h)
+ * @init_name: name used by dmc_device_add() when none was set
+ * @type: its device type, or NULL
+ * @bus: the bus it sits on, or NULL
+ * @driver: the driver bound to it, or NULL; changed only by the core
+ *	with @mutex held
+ * @class: its class, or NULL
+ * @groups: extra attribute groups
+ * @driver_data: for the bound driver (dmc_dev_set_drvdata())
+ * @power_state: current power state; changed only by the core
+ * @mutex: the device lock, held by the core across probe, remove,
+ *	suspend and resume of this device
+ * @release: frees the device; else the type's, else the class's is used
+ */
+struct dmc_device {
+	struct dmc_kobject kobj;
+	struct dmc_device *parent;
+	struct dmc_device_private *p;
+	const char *init_name;
+	const struct dmc_device_type *type;
+	struct dmc_bus_type *bus;
+	struct dmc_driver *driver;
+	struct dmc_class *class;
+	const struct dmc_attribute_group **groups;
+	void *driver_data;
+	enum dmc_power_state power_state;
+	struct mutex mutex;	/* the device lock: see above */
+	void (*release)(struct dmc_device *dev);
+};
+
+static inline struct dmc_device *to_dmc_device(struct dmc_kobject *kobj)
+{
+	return container_of(kobj, struct dmc_device, kobj);
+}
+
+static inline const char *dmc_dev_name(const struct dmc_device *dev)
+{
+	return dev->kobj.name ?: dev->init_name;
+}
+
+static inline void *dmc_dev_get_drvdata(const struct dmc_device *dev)
+{
+	return dev->driver_data;
+}
+
+static inline void dmc_dev_set_drvdata(struct dmc_device *dev, void *data)
+{
+	dev->driver_data = data;
+}
+
+static inline void dmc_device_lock(struct dmc_device *dev)
+{
+	mutex_lock(&dev->mutex);
+}
+
+static inline void dmc_device_unlock(struct dmc_device *dev)
+{
+	mutex_unlock(&dev->mutex);
+}
+
+void dmc_device_initialize(struct dmc_device *dev);
+int dmc_device_add(struct dmc_device *dev);
+int dmc_device_register(struct dmc_device *dev);
+void dmc_device_del(struct dmc_device *dev);
+void dmc_device_unregister(struct dmc_device *dev);
+struct dmc_device *dmc_device_get(struct dmc_device *dev);
+void dmc_device_put(struct dmc_device *dev);
+__printf(2, 3) int dmc_device_set_name(struct dmc_device *dev,
+				       const char *fmt, ...);
+bool dmc_device_is_registered(const struct dmc_device *dev);
+bool dmc_device_is_dead(const struct dmc_device *dev);
+bool dmc_device_is_bound(struct dmc_device *dev);
+
+int dmc_device_walk_children(struct dmc_device *parent, void *data,
+			     int (*fn)(struct dmc_device *dev, void *data));
+struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *data,
+					 int (*match)(struct dmc_device *dev,
+						      const void *data));
+struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
+						 const char *name);
+
+/* Probing: dd.c in Linux, driver.c here */
+int dmc_device_attach(struct dmc_device *dev);
+int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev);
+void dmc_device_release_driver(struct dmc_device *dev);
+int dmc_device_reprobe(struct dmc_device *dev);
+int dmc_probe_defer(struct dmc_device *dev, const char *waits_for);
+const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
+				       size_t size);
+bool dmc_device_is_deferred(struct dmc_device *dev);
+void dmc_wait_for_device_probe(void);
+unsigned long dmc_probe_count(void);
+
+/* Device links: a consumer depends on a supplier */
+struct dmc_device_link;
+struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
+					    struct dmc_device *supplier);
+void dmc_device_link_del(struct dmc_device_link *link);
+int dmc_device_link_remove(struct dmc_device *consumer,
+			   struct dmc_device *supplier);
+struct dmc_device_link *dmc_device_link_find(struct dmc_device *consumer,
+					     struct dmc_device *supplier);
+
+/* Power */
+enum dmc_power_state dmc_device_power_state(struct dmc_device *dev);
+const char *dmc_power_state_name(enum dmc_power_state state);
+int dmc_device_suspend(struct dmc_device *dev);
+int dmc_device_resume(struct dmc_device *dev);
+int dmc_suspend_all(struct dmc_device **failed);
+int dmc_resume_all(void);
+int dmc_dpm_walk(void *data, int (*fn)(struct dmc_device *dev, void *data));
+void dmc_shutdown_all(void);
+
+#endif /* _DMCORE_DEVICE_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmcore drivers. The counterpart of include/linux/device/driver.h.
+ *
+ * A driver serves devices on one bus. Registering it offers it every
+ * unbound device of the bus; unregistering it unbinds every device it
+ * serves.
+ */
+#ifndef _DMCORE_DRIVER_H
+#define _DMCORE_DRIVER_H
+
+#include <dmcore/kobject.h>
+
+struct dmc_bus_type;
+struct dmc_device;
+struct dmc_driver_private;
+
+/**
+ * enum dmc_probe_type - when a driver probes
+ * @DMC_PROBE_SYNC: in the thread that adds the device or the driver
+ * @DMC_PROBE_ASYNC: on a workqueue; dmc_wait_for_device_probe() waits
+ */
+enum dmc_probe_type {
+	DMC_PROBE_SYNC,
+	DMC_PROBE_ASYNC,
+};
+
+/**
+ * struct dmc_driver - a driver
+ * @name: unique on its bus
+ * @bus: the bus it serves; must be registered
+ * @probe_type: sync or async
+ * @probe: bind to @dev: 0 on success; -EPROBE_DEFER (best through
+ *	dmc_probe_defer()) to be retried later; any other error leaves the
+ *	device to the next driver. Called with the device lock held.
+ * @remove: unbind from @dev; called with the device lock held
+ * @shutdown: quiesce @dev at shutdown
+ * @suspend: suspend @dev; an error stops a system suspend, which is
+ *	then rolled back
+ * @resume: resume @dev
+ * @groups: attributes of the driver
+ * @p: private to the core
+ */
+struct dmc_driver {
+	const char *name;
+	struct dmc_bus_type *bus;
+	enum dmc_probe_type probe_type;
+	int (*probe)(struct dmc_device *dev);
+	void (*remove)(struct dmc_device *dev);
+	void (*shutdown)(struct dmc_device *dev);
+	int (*suspend)(struct dmc_device *dev);
+	int (*resume)(struct dmc_device *dev);
+	const struct dmc_attribute_group **groups;
+	struct dmc_driver_private *p;
+};
+
+int dmc_driver_register(struct dmc_driver *drv);
+void dmc_driver_unregister(struct dmc_driver *drv);
+bool dmc_driver_is_registered(const struct dmc_driver *drv);
+int dmc_driver_walk_devices(struct dmc_driver *drv, void *data,
+			    int (*fn)(struct dmc_device *dev, void *data));
+unsigned int dmc_driver_device_count(struct dmc_driver *drv);
+struct dmc_kobject *dmc_driver_kobj(struct dmc_driver *drv);
+
+#endif /* _DMCORE_DRIVER_H */

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Power order: system suspend and resume of every device, and of one
+ * device at a time. The counterpart of drivers/base/power/main.c.
+ *
+ * The order is a maintained list, as Linux's dpm_list: a device joins at
+ * the tail when added (after its parent, which was added before it), and
+ * a device link moves the consumer, its children and its consumers to the
+ * tail, after the supplier. Suspend walks the list from the tail, so
+ * children go before parents and consumers before suppliers; resume walks
+ * it from the head. Nothing is recomputed per suspend.
+ *
+ * While suspending, each device moves from the list to a suspended list
+ * (at its head), and back to the tail of the list when resumed, so a
+ * failure at any device is rolled back by resuming the suspended list
+ * from its head, which restores the original order. No lock is held
+ * across a driver callback but the device's own.
+ */
+
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include "base.h"
+
+/* The power order and the suspended list. */
+static DEFINE_MUTEX(dmc_dpm_mutex);
+static LIST_HEAD(dmc_dpm_list);
+static LIST_HEAD(dmc_dpm_suspended);
+
+/* One system-wide transition at a time. */
+static DEFINE_MUTEX(dmc_pm_transition_mutex);
+
+static const char * const dmc_power_names[] = {
+	[DMC_POWER_ON] = "on",
+	[DMC_POWER_SUSPENDED] = "suspended",
+};
+
+/**
+ * dmc_power_state_name() - name of a power state
+ * @state: the state
+ *
+ * Return: "on", "suspended", or "invalid".
+ */
+const char *dmc_power_state_name(enum dmc_power_state state)
+{
+	if ((unsigned int)state >= ARRAY_SIZE(dmc_power_names))
+		return "invalid";
+	return dmc_power_names[state];
+}
+EXPORT_SYMBOL_GPL(dmc_power_state_name);
+
+/**
+ * dmc_device_power_state() - the device's power state
+ * @dev: the device
+ *
+ * Return: its state (a snapshot).
+ */
+enum dmc_power_state dmc_device_power_state(struct dmc_device *dev)
+{
+	return dev ? READ_ONCE(dev->power_state) : DMC_POWER_ON;
+}
+EXPORT_SYMBOL_GPL(dmc_device_power_state);
+
+void dmc_dpm_add(struct dmc_device *dev)
+{
+	mutex_lock(&dmc_dpm_mutex);
+	list_add_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+	mutex_unlock(&dmc_dpm_mutex);
+}
+
+void dmc_dpm_remove(struct dmc_device *dev)
+{
+	mutex_lock(&dmc_dpm_mutex);
+	list_del_init(&dev->p->dpm_entry);
+	mutex_unlock(&dmc_dpm_mutex);
+}
+
+static int __dmc_dpm_reorder(struct dmc_device *dev, void *data);
+
+/* Move @dev, then its children and consumers, to the tail. */
+static int __dmc_dpm_reorder(struct dmc_device *dev, void *data)
+{
+	struct dmc_device_link *link;
+
+	if (!list_empty(&dev->p->dpm_entry))
+		list_move_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+	dmc_device_walk_children(dev, NULL, __dmc_dpm_reorder);
+	list_for_each_entry(link, &dev->p->consumers, s_node)
+		__dmc_dpm_reorder(link->consumer, NULL);
+	return 0;
+}
+
+/*
+ * After a new link: put the consumer (with everything depending on it)
+ * after the supplier. Caller holds dmc_links_mutex; links and the tree
+ * have no cycle, so the walk ends.
+ */
+void dmc_dpm_reorder_to_tail(struct dmc_device *dev)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	mutex_lock(&dmc_dpm_mutex);
+	__dmc_dpm_reorder(dev, NULL);
+	mutex_unlock(&dmc_dpm_mutex);
+}
+
+static int dmc_suspend_one(struct dmc_device *dev)
+{
+	struct dmc_driver *drv;
+	int err = 0;
+
+	dmc_device_lock(dev);
+	if (dev->power_state == DMC_POWER_SUSPENDED)
+		goto out;
+	drv = dev->driver;
+	if (drv && drv->suspend)
+		err = drv->suspend(dev);
+	if (!err)
+		WRITE_ONCE(dev->power_state, DMC_POWER_SUSPENDED);
+out:
+	dmc_device_unlock(dev);
+	return err;
+}
+
+static int dmc_resume_one(struct dmc_device *dev)
+{
+	struct dmc_driver *drv;
+	int err = 0;
+
+	dmc_device_lock(dev);
+	if (dev->power_state == DMC_POWER_ON)
+		goto out;
+	drv = dev->driver;
+	if (drv && drv->resume)
+		err = drv->resume(dev);
+	if (err)
+		pr_warn_ratelimited("dmcore: resume of '%s' failed: %d\n",
+				    dmc_dev_name(dev), err);
+	/* Like Linux, carry on: the device is considered on again. */
+	WRITE_ONCE(dev->power_state, DMC_POWER_ON);
+out:
+	dmc_device_unlock(dev);
+	return err;
+}
+
+/* Resume the suspended list from its head; dmc_dpm_mutex held on entry. */
+static int dmc_dpm_resume_suspended(void)
+{
+	struct dmc_device *dev;
+	int err, ret = 0;
+
+	while (!list_empty(&dmc_dpm_suspended)) {
+		dev = list_first_entry(&dmc_dpm_suspended, struct dmc_device_private,
+				       dpm_entry)->device;
+		dmc_device_get(dev);
+		list_move_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+		mutex_unlock(&dmc_dpm_mutex);
+		err = dmc_resume_one(dev);
+		if (err && !ret)
+			ret = err;
+		dmc_device_put(dev);
+		mutex_lock(&dmc_dpm_mutex);
+	}
+	return ret;
+}
+
+/**
+ * dmc_suspend_all() - suspend every device, in power order
+ * @failed: if not NULL, receives the device whose suspend failed, with a
+ *	reference the caller drops with dmc_device_put()
+ *
+ * Children are suspended before their parents and consumers before their
+ * suppliers; a bound driver's suspend callback runs with the device lock
+ * held. If one fails, every device suspended so far is resumed again in
+ * the reverse order, and the error is returned.
+ *
+ * Context: may sleep.
+ * Return: 0, or the failing callback's error.
+ */
+int dmc_suspend_all(struct dmc_device **failed)
+{
+	struct dmc_device *dev;
+	int err = 0;
+
+	if (failed)
+		*failed = NULL;
+	mutex_lock(&dmc_pm_transition_mutex);
+	mutex_lock(&dmc_dpm_mutex);
+	while (!list_empty(&dmc_dpm_list)) {
+		dev = list_last_entry(&dmc_dpm_list, struct dmc_device_private,
+				      dpm_entry)->device;
+		dmc_device_get(dev);
+		list_move(&dev->p->dpm_entry, &dmc_dpm_suspended);
+		mutex_unlock(&dmc_dpm_mutex);
+		err = dmc_suspend_one(dev);
+		mutex_lock(&dmc_dpm_mutex);
+		if (err) {
+			/* Back to its place at the tail, then roll back. */
+			if (!list_empty(&dev->p->dpm_entry))
+				list_move_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+			pr_warn("dmcore: suspend of '%s' failed: %d; resuming\n",
+				dmc_dev_name(dev), err);
+			dmc_dpm_resume_suspended();
+			mutex_unlock(&dmc_dpm_mutex);
+			if (failed)
+				*failed = dev;
+			else
+				dmc_device_put(dev);
+			goto out;
+		}
+		mutex_unlock(&dmc_dpm_mutex);
+		dmc_device_put(dev);
+		mutex_lock(&dmc_dpm_mutex);
+	}
+	mutex_unlock(&dmc_dpm_mutex);
+out:
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_suspend_all);
+
+/**
+ * dmc_resume_all() - resume every device suspended by dmc_suspend_all()
+ *
+ * Parents and suppliers are resumed before children and consumers.
+ * Resume errors are logged; every device is considered on afterwards.
+ *
+ * Context: may sleep.
+ * Return: 0, or the first resume error.
+ */
+int dmc_resume_all(void)
+{
+	int err;
+
+	mutex_lock(&dmc_pm_transition_mutex);
+	mutex_lock(&dmc_dpm_mutex);
+	err = dmc_dpm_resume_suspended();
+	mutex_unlock(&dmc_dpm_mutex);
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_resume_all);
+
+static int dmc_child_is_on(struct dmc_device *dev, void *data)
+{
+	return dmc_device_power_state(dev) == DMC_POWER_ON;
+}
+
+/**
+ * dmc_device_suspend() - suspend one device
+ * @dev: a registered device
+ *
+ * Refused while a child or a consumer of @dev is on: the order that
+ * system suspend keeps holds for single devices too.
+ *
+ * Context: may sleep; runs the driver's suspend with the device lock held.
+ * Return: 0 (also when suspended already), -EINVAL for a device not
+ * registered, -EBUSY while a child or consumer is on, or the driver's
+ * error.
+ */
+int dmc_device_suspend(struct dmc_device *dev)
+{
+	struct dmc_device_link *link;
+	bool busy = false;
+
+	if (!dmc_device_is_registered(dev))
+		return -EINVAL;
+	if (dmc_device_walk_children(dev, NULL, dmc_child_is_on))
+		return -EBUSY;
+	mutex_lock(&dmc_links_mutex);
+	list_for_each_entry(link, &dev->p->consumers, s_node)
+		if (dmc_device_power_state(link->consumer) == DMC_POWER_ON)
+			busy = true;
+	mutex_unlock(&dmc_links_mutex);
+	if (busy)
+		return -EBUSY;
+	return dmc_suspend_one(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_suspend);
+
+/**
+ * dmc_device_resume() - resume one device
+ * @dev: a registered device
+ *
+ * Refused while the parent or a supplier of @dev is suspended.
+ *
+ * Context: may sleep; runs the driver's resume with the device lock held.
+ * Return: 0 (also when on already), -EINVAL for a device not registered,
+ * -EBUSY while the parent or a supplier is suspended, or the driver's
+ * error (the device is considered on anyway).
+ */
+int dmc_device_resume(struct dmc_device *dev)
+{
+	struct dmc_device_link *link;
+	bool busy = false;
+
+	if (!dmc_device_is_registered(dev))
+		return -EINVAL;
+	if (dev->parent &&
+	    dmc_device_power_state(dev->parent) == DMC_POWER_SUSPENDED)
+		return -EBUSY;
+	mutex_lock(&dmc_links_mutex);
+	list_for_each_entry(link, &dev->p->suppliers, c_node)
+		if (dmc_device_power_state(link->supplier) == DMC_POWER_SUSPENDED)
+			busy = true;
+	mutex_unlock(&dmc_links_mutex);
+	if (busy)
+		return -EBUSY;
+	return dmc_resume_one(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_resume);
+
+/* Referenced snapshot of the power order, NULL-terminated, or NULL. */
+static struct dmc_device **dmc_dpm_snapshot(void)
+{
+	struct dmc_device_private *p;
+	struct dmc_device **devs;
+	size_t n = 0, i = 0;
+
+	mutex_lock(&dmc_dpm_mutex);
+	list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
+		n++;
+	devs = kvcalloc(n + 1, sizeof(*devs), GFP_KERNEL);
+	if (devs)
+		list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
+			devs[i++] = dmc_device_get(p->device);
+	mutex_unlock(&dmc_dpm_mutex);
+	return devs;
+}
+
+/**
+ * dmc_dpm_walk() - walk the power order, parents and suppliers first
+ * @data: passed to @fn
+ * @fn: called with a referenced device and no core lock held; a nonzero
+ *	return stops the walk
+ *
+ * The walk is over a snapshot taken at the start. Devices suspended by a
+ * system suspend in progress are not in it.
+ *
+ * Context: may sleep.
+ * Return: the first nonzero value of @fn, 0, or -ENOMEM.
+ */
+int dmc_dpm_walk(void *data, int (*fn)(struct dmc_device *dev, void *data))
+{
+	struct dmc_device **devs;
+	int ret = 0;
+	size_t i;
+
+	if (!fn)
+		return -EINVAL;
+	devs = dmc_dpm_snapshot();
+	if (!devs)
+		return -ENOMEM;
+	for (i = 0; devs[i]; i++) {
+		if (!ret)
+			ret = fn(devs[i], data);
+		dmc_device_put(devs[i]);
+	}
+	kvfree(devs);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_dpm_walk);
+
+/**
+ * dmc_shutdown_all() - quiesce every bound device, consumers first
+ *
+ * Calls each bound driver's shutdown callback, walking the power order
+ * from its tail, as Linux's device_shutdown() does at reboot.
+ *
+ * Context: may sleep.
+ */
+void dmc_shutdown_all(void)
+{
+	struct dmc_device **devs;
+	size_t n;
+
+	devs = dmc_dpm_snapshot();
+	if (!devs)
+		return;
+	for (n = 0; devs[n]; n++)
+		;
+	while (n--) {
+		struct dmc_device *dev = devs[n];
+
+		dmc_device_lock(dev);
+		if (dev->driver && dev->driver->shutdown)
+			dev->driver->shutdown(dev);
+		dmc_device_unlock(dev);
+		dmc_device_put(dev);
+	}
+	kvfree(devs);
+}
+EXPORT_SYMBOL_GPL(dmc_shutdown_all);
