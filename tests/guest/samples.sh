@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest script: the sample subsystem (samples/), a bus module and a driver
+# module that use only dmcore's exported API. Loads them, checks that the
+# driver bound the widgets (through dmcore's event log), then unloads
+# them in both orders. Output is TAP ("ok N - what"), read by check.sh.
+# vm.sh has loaded dmcore.ko already.
+# shellcheck source=tests/guest/lib.sh
+. "$DMC_LIB"
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() { # check DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
+}
+
+EV=$DMC_DIR/events
+# events_has PATTERN -- the event log holds a record header matching it
+events_has() { grep -q -- "$1" "$EV"; }
+# bound_count DEV -- bind events minus unbind events seen for DEV
+bound_now() {
+	b=$(grep -c "ACTION=bind DEVPATH=/devices/sample-root/$1 " "$EV")
+	u=$(grep -c "ACTION=unbind DEVPATH=/devices/sample-root/$1 " "$EV")
+	[ "$b" -gt "$u" ]
+}
+
+for order in driver-first bus-first; do
+	check "$order: insmod dmc_sample_bus" insmod "$DMC_MODDIR/dmc_sample_bus.ko"
+	check "$order: bus 'sample' announced" events_has "ACTION=add DEVPATH=/bus/sample SUBSYSTEM=bus"
+	check "$order: widget0 added with SAMPLE_KIND" grep -q "SAMPLE_KIND=widget" "$EV"
+	check "$order: insmod dmc_sample_driver" insmod "$DMC_MODDIR/dmc_sample_driver.ko"
+	check "$order: widget0 bound" bound_now widget0
+	check "$order: widget1 bound" bound_now widget1
+	if bound_now gadget0; then notok "$order: gadget0 unbound (no gadget driver)"; else ok "$order: gadget0 unbound (no gadget driver)"; fi
+
+	if [ $order = driver-first ]; then
+		check "$order: rmmod dmc_sample_driver" rmmod dmc_sample_driver
+		if bound_now widget0; then notok "$order: widget0 unbound by driver removal"; else ok "$order: widget0 unbound by driver removal"; fi
+		check "$order: rmmod dmc_sample_bus" rmmod dmc_sample_bus
+	else
+		check "$order: rmmod dmc_sample_bus (driver still loaded)" rmmod dmc_sample_bus
+		if bound_now widget1; then notok "$order: widget1 unbound by bus removal"; else ok "$order: widget1 unbound by bus removal"; fi
+		check "$order: rmmod dmc_sample_driver (its bus gone)" rmmod dmc_sample_driver
+	fi
+	check "$order: devices removed" events_has "ACTION=remove DEVPATH=/devices/sample-root/widget0 "
+	check "$order: no sample device left in the tree" test ! -e "$DMC_DIR/devices/sample-root"
+	check "$order: no sample bus left in the tree" test ! -e "$DMC_DIR/bus/sample"
+done
+
+# Loading the driver without its bus fails cleanly.
+if insmod "$DMC_MODDIR/dmc_sample_driver.ko" 2>/dev/null; then
+	notok "driver without bus: insmod refused"
+	rmmod dmc_sample_driver
+else
+	ok "driver without bus: insmod refused"
+fi
+
+echo "1..$n"
+[ $failed -eq 0 ]
