@@ -7,8 +7,25 @@
  * with the private header of Linux's drivers/base/.
  *
  * Locking, outermost first. A lock may be taken while holding any lock
- * above it, never one below it.
+ * above it, never one below it. No core-wide lock is held across a probe,
+ * remove, suspend or resume callback: only the device's own lock is.
  *
+ *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
+ *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
+ *                               power_state, and probe/remove/suspend/resume
+ *                               of that device. A probe may add child
+ *                               devices, so device locks nest parent over
+ *                               child; lockdep is told not to validate them,
+ *                               as Linux does for struct device.
+ *   priv->mutex      (mutex)    a class's interfaces; held across their
+ *                               add_dev/remove_dev callbacks.
+ *   dmc_links_mutex  (mutex)    every device's suppliers/consumers lists and
+ *                               the cycle-search marks (link.c).
+ *   dmc_dpm_mutex    (mutex)    the power order and the suspended list;
+ *                               dev->p->dpm_entry (power.c).
+ *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
+ *                               dev->p->deferred, ->knode_waits, ->waits_for,
+ *                               ->deferred_by (driver.c).
  *   dmc_tree_mutex   (mutex)    the shape of the tree: DMC_KOBJ_IN_TREE,
  *                               kobj->children/sibling, the (parent, name)
  *                               index, the root list, and the listener list
@@ -20,14 +37,16 @@
  *                               in SEQNUM order.
  *   dmc_ring_lock    (spinlock) the event log ring and its counters.
  *   klist->lock      (spinlock) a klist's members, index and cursors
- *                               (kset members, bus devices and drivers...).
+ *                               (kset members, bus devices and drivers,
+ *                               class members, children, named waiters).
  *   dmc_name_lock    (rwlock)   kobj->name and kobj->parent of objects in
  *                               the tree, so a path can be built while a
  *                               rename or move runs elsewhere.
  *   dmc_live_lock    (spinlock) the list of live kobjects (leak report).
  *
  * kobj->kref and kobj->flags are atomic. kobj->kset and kobj->ktype are
- * written only before the object is added.
+ * written only before the object is added. dev->p->registered and ->dead
+ * change under the device lock and are read with READ_ONCE().
  */
 #ifndef _DMCORE_BASE_H
 #define _DMCORE_BASE_H
