@@ -8,6 +8,8 @@
  * device's children. Names are "dv<N>-<name>" (model_util.h).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "model_util.h"
@@ -685,6 +687,109 @@ static void device_is_bound_follows_binding(struct kunit *test)
 	dmm_dev_unregister(a);
 }
 
+/* a child added while its parent is being deleted */
+
+struct dv_race {
+	struct dmc_listener l;
+	struct notifier_block nb;
+	struct dmc_device *child;
+	struct dmc_device *parent;
+	struct completion in_tree;
+	struct completion parent_going;
+	struct completion done;
+	int err;
+};
+
+/* The child is in the tree: hold its add there until the parent goes. */
+static void dv_race_added(struct dmc_listener *l, struct dmc_kobject *kobj)
+{
+	struct dv_race *r = container_of(l, struct dv_race, l);
+
+	if (kobj != &r->child->kobj)
+		return;
+	complete(&r->in_tree);
+	wait_for_completion_timeout(&r->parent_going, 5 * HZ);
+}
+
+static int dv_race_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct dv_race *r = container_of(nb, struct dv_race, nb);
+
+	if (action == DMC_BUS_NOTIFY_DEL_DEVICE && data == r->parent)
+		complete(&r->parent_going);
+	return NOTIFY_DONE;
+}
+
+static int dv_race_add(void *data)
+{
+	struct dv_race *r = data;
+
+	r->err = dmc_device_add(r->child);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Another thread adds a child while the parent is deleted: the add may
+ * fail or the child may go with its parent, but it must not stay
+ * registered (on the bus, in the power order) under a deleted parent. A
+ * tree listener holds the child's add between its parent check and its
+ * joining the parent's children until the parent's del has begun.
+ */
+static void device_add_under_parent_being_deleted_leaves_no_orphan(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", b, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_alloc(test, "c");
+	struct task_struct *task;
+	struct dv_race *r;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	c->dev->parent = p->dev;
+	c->dev->bus = &b->bus;
+	r->child = c->dev;
+	r->parent = p->dev;
+	init_completion(&r->in_tree);
+	init_completion(&r->parent_going);
+	init_completion(&r->done);
+	r->l.kobj_added = dv_race_added;
+	r->nb.notifier_call = dv_race_notify;
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&r->l), 0);
+	if (dmc_bus_register_notifier(&b->bus, &r->nb)) {
+		dmc_listener_unregister(&r->l);
+		KUNIT_FAIL(test, "bus notifier");
+		return;
+	}
+	task = kthread_run(dv_race_add, r, "dv-race");
+	if (IS_ERR(task)) {
+		dmc_bus_unregister_notifier(&b->bus, &r->nb);
+		dmc_listener_unregister(&r->l);
+		KUNIT_FAIL(test, "kthread_run");
+		return;
+	}
+	wait_for_completion_timeout(&r->in_tree, 5 * HZ);
+	dmm_dev_del(p);
+	complete(&r->parent_going);
+	wait_for_completion(&r->done);
+	dmc_bus_unregister_notifier(&b->bus, &r->nb);
+	dmc_listener_unregister(&r->l);
+
+	if (r->err) {
+		dmm_dev_put(c);
+	} else {
+		c->added = true;
+		KUNIT_EXPECT_FALSE_MSG(test, dmc_device_is_registered(c->dev),
+				       "child registered under a deleted parent");
+		KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
+		dmm_dev_unregister(c);
+	}
+	dmm_dev_put(p);
+	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	KUNIT_EXPECT_EQ(test, p->released, 1U);
+}
+
 static int device_test_init(struct kunit *test)
 {
 	return dmm_init(test, "dv");
@@ -726,6 +831,7 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_find_child_returns_referenced_match),
 	KUNIT_CASE(device_find_child_by_name_is_referenced_and_direct),
 	KUNIT_CASE(device_is_bound_follows_binding),
+	KUNIT_CASE(device_add_under_parent_being_deleted_leaves_no_orphan),
 	{}
 };
 
