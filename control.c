@@ -1333,8 +1333,8 @@ static int dmc_ctl_link_add(char **pos)
 	link = dmc_device_link_add(consumer, supplier);
 	if (IS_ERR(link)) {
 		err = PTR_ERR(link);
-		pr_err_ratelimited("link add: '%s' -> '%s' refused: %d%s\n",
-				   dmc_dev_name(consumer), dmc_dev_name(supplier), err,
+		pr_err_ratelimited("link add: supplier '%s' consumer '%s' refused: %d%s\n",
+				   dmc_dev_name(supplier), dmc_dev_name(consumer), err,
 				   err == -EEXIST ? " (exists already)" :
 				   err == -EINVAL ? " (itself or a cycle)" : "");
 		kfree(cl);
@@ -1361,19 +1361,19 @@ static int dmc_ctl_link_del(char **pos)
 		return err;
 	cl = dmc_ctl_find_link(consumer, supplier);
 	if (!dmc_device_link_find(consumer, supplier)) {
-		pr_err_ratelimited("link del: no link '%s' -> '%s'\n",
-				   dmc_dev_name(consumer), dmc_dev_name(supplier));
+		pr_err_ratelimited("link del: no link from supplier '%s' to consumer '%s'\n",
+				   dmc_dev_name(supplier), dmc_dev_name(consumer));
 		err = -ENOENT;
 	} else if (!cl) {
-		pr_err_ratelimited("link del: link '%s' -> '%s' was not made by control\n",
-				   dmc_dev_name(consumer), dmc_dev_name(supplier));
+		pr_err_ratelimited("link del: link from supplier '%s' to consumer '%s' was not made by control\n",
+				   dmc_dev_name(supplier), dmc_dev_name(consumer));
 		err = -EPERM;
 	} else {
 		err = dmc_device_link_remove(consumer, supplier);
 		if (err)
-			pr_err_ratelimited("link del: no link '%s' -> '%s'\n",
-					   dmc_dev_name(consumer),
-					   dmc_dev_name(supplier));
+			pr_err_ratelimited("link del: no link from supplier '%s' to consumer '%s'\n",
+					   dmc_dev_name(supplier),
+					   dmc_dev_name(consumer));
 	}
 	if (cl && err != -EPERM) {	/* removed, or gone meanwhile */
 		list_del(&cl->node);

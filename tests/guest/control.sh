@@ -1,0 +1,316 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest script: the control file, /sys/kernel/debug/dmcore/control
+# (control.c). First a batch of bad commands, each of which must fail with
+# its exact errno and leave the model untouched (the debugfs tree, the
+# live object count and the event sequence number are compared before and
+# after the batch); then commands that build, bind, defer, suspend and
+# take down a small model. Ends by unloading dmcore with control objects
+# still alive: control must take them down without a leak.
+# Output is TAP ("ok N - what"), then "1..N"; exit 0 only if all passed.
+# vm.sh has loaded dmcore.ko already.
+# shellcheck source=tests/guest/lib.sh
+. "$DMC_LIB"
+
+C=$DMC_DIR/control
+EV=$DMC_DIR/events
+ST=$DMC_DIR/stats
+D=$DMC_DIR/devices
+T=/tmp/control-test
+mkdir -p $T
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() { # check DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
+}
+
+# send FILE -- write FILE to the control file in one write() (dd copies
+# what one read gave it); prints OK or the error text, e.g. "File exists".
+send() {
+	if o=$(dd if="$1" of="$C" bs=65536 count=1 conv=notrunc 2>&1); then
+		echo OK
+	else
+		printf '%s\n' "$o" | sed -n 's/^dd: error writing.*: //p'
+	fi
+}
+# ctl COMMAND -- send COMMAND and a newline, as echo would. Concurrent
+# callers set CMDF to a file of their own.
+CMDF=$T/cmd
+ctl() {
+	printf '%s\n' "$1" >"$CMDF"
+	send "$CMDF"
+}
+# ctlf FORMAT [ARG]... -- send exactly what printf makes of its arguments.
+ctlf() {
+	# shellcheck disable=SC2059 # the format is the point
+	printf "$@" >"$CMDF"
+	send "$CMDF"
+}
+
+# expect ERRTEXT DESCRIPTION COMMAND -- COMMAND fails with ERRTEXT.
+expect() {
+	r=$(ctl "$3")
+	if [ "$r" = "$1" ]; then ok "$2: $1"; else notok "$2: want '$1', got '$r' for: $3"; fi
+}
+# expectf ERRTEXT DESCRIPTION FORMAT [ARG]... -- the same, raw bytes.
+expectf() {
+	want=$1 what=$2
+	shift 2
+	r=$(ctlf "$@")
+	if [ "$r" = "$want" ]; then ok "$what: $want"; else notok "$what: want '$want', got '$r'"; fi
+}
+# run DESCRIPTION COMMAND -- COMMAND succeeds.
+run() {
+	r=$(ctl "$2")
+	if [ "$r" = OK ]; then ok "$1"; else notok "$1: got '$r' for: $2"; fi
+}
+# must COMMAND -- set-up that must work (a failure is one failed test).
+must() {
+	r=$(ctl "$1")
+	[ "$r" = OK ] || notok "set-up: got '$r' for: $1"
+}
+
+EINVAL="Invalid argument"
+ENOENT="No such file or directory"
+EEXIST="File exists"
+EBUSY="Device or resource busy"
+E2BIG="Argument list too long"
+EPERM="Operation not permitted"
+ENAMETOOLONG="File name too long"
+EIO="Input/output error"
+
+# events -- the event log so far (the reader blocks at the end: bounded).
+events() { timeout 2 cat "$EV" 2>/dev/null; }
+# bound PATH -- the last bind/unbind event of device PATH was a bind.
+bound() {
+	last=$(events | grep -E "ACTION=(bind|unbind) DEVPATH=$1 " | tail -n 1)
+	case "$last" in *ACTION=bind*) return 0 ;; *) return 1 ;; esac
+}
+stat_of() { sed -n "s/^$1 //p" "$ST"; }
+# snapshot FILE -- the tree (without the removal area), live objects and
+# the last event number.
+snapshot() {
+	sleep 1		# let the export reap removed directories
+	find "$DMC_DIR" -path "$DMC_DIR/.removed" -prune -o -print | sort >"$1"
+	echo "objects_live $(stat_of objects_live)" >>"$1"
+	echo "last_seqnum $(stat_of last_seqnum)" >>"$1"
+}
+# long N -- a name of N bytes
+long() { head -c "$1" /dev/zero | tr '\0' n; }
+
+if [ ! -w "$C" ]; then
+	notok "control file exists"
+	echo "1..$n"
+	exit 1
+fi
+
+# ---- a model for the bad commands to bump into -----------------------------
+must "bus add cbus"
+must "class add ccls"
+must "driver add cdrv bus=cbus match=c*"
+must "driver add sfail bus=cbus match=s* suspend=fail:5"
+must "device add c0 bus=cbus"
+must "device add c1 bus=cbus"
+must "device add s0 bus=cbus"
+must "device add k0 class=ccls"
+must "link add /devices/c0 /devices/c1"
+# A bus, devices and a driver made by modules, which control must not delete.
+insmod "$DMC_MODDIR/dmc_sample_bus.ko" && insmod "$DMC_MODDIR/dmc_sample_driver.ko" ||
+	notok "set-up: sample modules load"
+
+snapshot $T/before
+
+# ---- bad commands: exact errno, nothing changed ------------------------------
+expectf "$EINVAL" "no trailing newline (a command split across writes)" 'bus add x'
+expectf "$EINVAL" "two commands in one write" 'bus add x\nbus add y\n'
+expectf "$EINVAL" "empty command" '\n'
+expectf "$EINVAL" "only blanks" ' \t \n'
+expectf "$EINVAL" "control character in a name" 'bus add a\001b\n'
+expectf "$EINVAL" "NUL byte in the command" 'bus add a\000b\n'
+long 5000 >$T/big
+printf '\n' >>$T/big
+r=$(send $T/big)
+if [ "$r" = "$E2BIG" ]; then ok "write over PAGE_SIZE: $E2BIG"; else notok "write over PAGE_SIZE: got '$r'"; fi
+expect "$EINVAL" "unknown verb" "frobnicate add x"
+expect "$EINVAL" "missing action" "bus"
+expect "$EINVAL" "unknown action" "bus rename cbus"
+expect "$EINVAL" "bus add without a name" "bus add"
+expect "$EINVAL" "extra argument" "bus add x y"
+expect "$EINVAL" "'/' in a name" "bus add a/b"
+expect "$EINVAL" "'=' in a name" "class add a=b"
+expect "$EINVAL" "'..' as a name" "device add .."
+expect "$ENAMETOOLONG" "name of 256 bytes" "bus add $(long 256)"
+expect "$EEXIST" "bus name taken" "bus add cbus"
+expect "$EEXIST" "bus name taken by a module's bus" "bus add sample"
+expect "$ENOENT" "bus del of an unknown bus" "bus del nosuch"
+expect "$EBUSY" "bus del with control devices and drivers on it" "bus del cbus"
+expect "$EPERM" "bus del of a module's bus" "bus del sample"
+expect "$EEXIST" "class name taken" "class add ccls"
+expect "$ENOENT" "class del of an unknown class" "class del nosuch"
+expect "$EBUSY" "class del with a control device in it" "class del ccls"
+expect "$EINVAL" "driver add without bus=" "driver add d1"
+expect "$ENOENT" "driver add on an unknown bus" "driver add d1 bus=nosuch"
+expect "$EINVAL" "unknown driver option" "driver add d1 bus=cbus colour=red"
+expect "$EINVAL" "option without a value" "driver add d1 bus=cbus sync"
+expect "$EINVAL" "duplicate option" "driver add d1 bus=cbus bus=cbus"
+expect "$EINVAL" "duplicate async" "driver add d1 bus=cbus async async"
+expect "$EINVAL" "delay_ms over 10000" "driver add d1 bus=cbus delay_ms=10001"
+expect "$EINVAL" "delay_ms not a number" "driver add d1 bus=cbus delay_ms=1s"
+expect "$EINVAL" "probe=fail:0" "driver add d1 bus=cbus probe=fail:0"
+expect "$EINVAL" "probe=fail:4096" "driver add d1 bus=cbus probe=fail:4096"
+expect "$EINVAL" "probe=fail:-5" "driver add d1 bus=cbus probe=fail:-5"
+expect "$EINVAL" "unknown probe= mode" "driver add d1 bus=cbus probe=maybe"
+expect "$EINVAL" "probe=defer: without a name" "driver add d1 bus=cbus probe=defer:"
+expect "$EINVAL" "suspend=fail:x" "driver add d1 bus=cbus suspend=fail:x"
+expect "$EINVAL" "empty match=" "driver add d1 bus=cbus match="
+expect "$EEXIST" "driver name taken" "driver add cdrv bus=cbus"
+expect "$EEXIST" "driver name taken on a module's bus" "driver add widget bus=sample"
+expect "$ENOENT" "driver del of an unknown driver" "driver del nosuch"
+expect "$EPERM" "driver del of a module's driver" "driver del widget"
+expect "$EEXIST" "device name taken" "device add c0"
+expect "$EEXIST" "device name taken on a module's bus" "device add widget0 bus=sample"
+expect "$EEXIST" "device name taken in the tree" "device add virtual"
+expect "$ENOENT" "device add on an unknown bus" "device add x bus=nosuch"
+expect "$ENOENT" "device add in an unknown class" "device add x class=nosuch"
+expect "$ENOENT" "device add under an unknown parent" "device add x parent=/devices/nosuch"
+expect "$ENOENT" "parent outside /devices" "device add x parent=/bus/cbus"
+expect "$ENOENT" "parent that is not a device" "device add x parent=/devices/virtual"
+expect "$EINVAL" "parent path with an empty component" "device add x parent=/devices//c0"
+expect "$EINVAL" "unknown device option" "device add x colour=red"
+expect "$EINVAL" "duplicate bus=" "device add x bus=cbus bus=cbus"
+expect "$EINVAL" "attr= without a value" "device add x attr=novalue"
+expect "$EINVAL" "duplicate attribute" "device add x attr=a=1 attr=a=2"
+expect "$EEXIST" "attribute name the core uses" "device add x attr=uevent=1"
+expect "$ENAMETOOLONG" "attribute name of 256 bytes" "device add x attr=$(long 256)=v"
+expect "$E2BIG" "attribute value of 256 bytes" "device add x attr=k=$(long 256)"
+attrs=""
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do attrs="$attrs attr=a$i=$i"; done
+expect "$E2BIG" "17 attributes" "device add x$attrs"
+expect "$EINVAL" "device del without a path" "device del"
+expect "$ENOENT" "device del of an unknown device" "device del /devices/nosuch"
+expect "$EPERM" "device del of a module's device" "device del /devices/sample-root/widget0"
+expect "$EINVAL" "link add with one device" "link add /devices/c0"
+expect "$ENOENT" "link add to an unknown device" "link add /devices/c0 /devices/nosuch"
+expect "$EINVAL" "link of a device to itself" "link add /devices/c0 devices/c0"
+expect "$EEXIST" "link that exists" "link add /devices/c0 /devices/c1"
+expect "$EINVAL" "link closing a cycle" "link add /devices/c1 /devices/c0"
+expect "$ENOENT" "link del of no link" "link del /devices/c1 /devices/s0"
+expect "$EINVAL" "suspend with an argument" "suspend now"
+expect "$EINVAL" "resume with an argument" "resume all"
+expect "$EIO" "suspend refused by a driver (suspend=fail:5)" "suspend"
+
+snapshot $T/after
+if cmp -s $T/before $T/after; then
+	ok "the bad commands changed nothing (tree, objects_live, last_seqnum)"
+else
+	notok "the bad commands changed nothing (tree, objects_live, last_seqnum)"
+	diff $T/before $T/after | sed 's/^/# /'
+fi
+check "every device is on after the refused suspend" grep -qx on "$D/s0/power/state"
+
+# ---- good commands ----------------------------------------------------------------
+rmmod dmc_sample_driver && rmmod dmc_sample_bus || notok "set-up: sample modules unload"
+must "driver del sfail"
+
+run "bus add (tabs and repeated blanks)" "$(printf 'bus \t add\t\tb1')"
+check "bus b1 in the tree" test -d "$DMC_DIR/bus/b1"
+run "class add" "class add cls1"
+check "class cls1 in the tree" test -d "$DMC_DIR/class/cls1"
+
+run "driver add with match=" "driver add da bus=b1 match=a*"
+run "device add, matching" "device add apple bus=b1"
+run "device add, not matching" "device add berry bus=b1"
+check "match=a* bound apple" bound /devices/apple
+if bound /devices/berry; then notok "match=a* left berry unbound"; else ok "match=a* left berry unbound"; fi
+
+run "driver add with probe=fail:5" "driver add dfail bus=b1 match=f* probe=fail:5"
+run "device add, refused by its driver's probe" "device add fig bus=b1"
+if bound /devices/fig; then notok "probe=fail leaves fig unbound"; else ok "probe=fail leaves fig unbound"; fi
+check "fig still in the tree" test -d "$D/fig"
+
+run "driver add with probe=defer:x0" "driver add dw bus=b1 match=w* probe=defer:x0"
+run "device add, deferred" "device add w0 bus=b1"
+if bound /devices/w0; then notok "w0 waits for x0"; else ok "w0 waits for x0"; fi
+run "driver add for x0 (async, delay_ms)" "driver add dx bus=b1 match=x* async delay_ms=200"
+run "device add x0" "device add x0 bus=b1"
+sleep 2
+check "x0 bound asynchronously" bound /devices/x0
+check "w0 bound once x0 did" bound /devices/w0
+
+run "device add with attributes, under a parent" "device add a1 parent=/devices/apple attr=color=red attr=size=10"
+check "a1 under apple" test -d "$D/apple/a1"
+check "attribute reads its value" test "$(cat "$D/apple/a1/color")" = red
+echo blue >"$D/apple/a1/color"
+check "attribute takes a new value" test "$(cat "$D/apple/a1/size")$(cat "$D/apple/a1/color")" = 10blue
+if (long 300 >"$D/apple/a1/color") 2>/dev/null; then
+	notok "attribute refuses 300 bytes"
+else
+	ok "attribute refuses 300 bytes"
+fi
+check "attribute kept its value" test "$(cat "$D/apple/a1/color")" = blue
+
+run "class device" "device add k1 class=cls1"
+check "class device under devices/virtual/cls1" test -d "$D/virtual/cls1/k1"
+
+run "link add" "link add /devices/apple /devices/berry"
+expect "$EEXIST" "link add again" "link add /devices/apple /devices/berry"
+run "link del" "link del /devices/apple devices/berry"
+expect "$ENOENT" "link del again" "link del /devices/apple /devices/berry"
+
+run "driver add with suspend=ok" "driver add dp bus=b1 match=p*"
+run "device add p0" "device add p0 bus=b1"
+run "system suspend" "suspend"
+check "p0 suspended" grep -qx suspended "$D/p0/power/state"
+run "system resume" "resume"
+check "p0 on again" grep -qx on "$D/p0/power/state"
+
+run "device del of a parent" "device del /devices/apple"
+check "apple and its child a1 gone" test ! -e "$D/apple"
+run "a child's name is free once the core deleted it" "device add a1 bus=b1"
+run "device del" "device del devices/berry"
+check "berry gone" test ! -e "$D/berry"
+run "driver del unbinds" "driver del dw"
+if bound /devices/w0; then notok "w0 unbound by driver del"; else ok "w0 unbound by driver del"; fi
+
+# Two writers at once: every command of each succeeds.
+(
+	CMDF=$T/cmd.a
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		ctl "device add ra$i bus=b1"
+		ctl "device del /devices/ra$i"
+	done
+) >$T/ra &
+(
+	CMDF=$T/cmd.b
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		ctl "device add rb$i class=cls1"
+		ctl "device del /devices/virtual/cls1/rb$i"
+	done
+) >$T/rb
+wait
+check "two concurrent writers: all 40 commands succeed" test "$(cat $T/ra $T/rb | grep -c '^OK$')" = 40
+
+expect "$EBUSY" "bus del while a control device is on it" "bus del b1"
+run "device del" "device del /devices/a1"
+for d in x0 w0 fig p0; do must "device del /devices/$d"; done
+for d in da dfail dx dp; do must "driver del $d"; done
+run "bus del" "bus del b1"
+check "bus b1 gone" test ! -e "$DMC_DIR/bus/b1"
+
+# ---- unload with control objects alive: no leak ----------------------------------
+must "bus add lb"
+must "driver add ld bus=lb"
+must "device add l0 bus=lb attr=k=v"
+must "device add l1 parent=/devices/l0"
+must "link add /devices/c0 /devices/l0"
+if rmmod dmcore; then ok "rmmod dmcore with control objects alive"; else notok "rmmod dmcore with control objects alive"; fi
+check "dmcore unloaded without a leak" sh -c "dmesg | grep -q 'dmcore: unloaded, 0 objects leaked'"
+
+echo "1..$n"
+[ $failed -eq 0 ]
