@@ -9,6 +9,9 @@
 #   lint           checkpatch, sparse, W=1 (lint.sh): three checks
 #   kunit          the KUnit suites in a debug-kernel guest (vm.sh +
 #                  tests/guest/kunit.sh), kmemleak, kernel log scan
+#   integration    every other tests/guest/*.sh (TAP scripts) in its own
+#                  debug-kernel guest: each TAP line, then unload, kmemleak,
+#                  kernel log scan, clean-exit line
 #   stock          dmcore.ko built against Debian's stock headers, loaded
 #                  and unloaded in a stock-kernel guest, kernel log scan
 #
@@ -22,13 +25,16 @@
 # test, whatever its number of parameters; "# SKIP" = skipped; a case the
 # plan announces but whose result line is missing = failed), and each of
 # these checks: deps, kernel build, each module build, each lint check,
+# each TAP line of an integration script (plus one failure per result a
+# plan announces but is missing, or for a missing plan),
 # each guest run's exit status, each kmemleak report, each kernel-log scan
 # (clean = 1 passed; dirty = 1 failed per kind of problem found), each
 # clean-exit line ("dmcore: unloaded, 0 objects leaked").
 #
 # Logs: .build/logs/ (the kernel console and script output of every guest
 # run, build and lint logs); their paths are printed on failure.
-# Environment: DMC_KUNIT_TIMEOUT (default 900 s), DMC_STOCK_TIMEOUT (300 s).
+# Environment: DMC_KUNIT_TIMEOUT (default 900 s), DMC_INTEGRATION_TIMEOUT
+# (600 s per script), DMC_STOCK_TIMEOUT (300 s).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 DMC_STAGE=check
@@ -38,6 +44,7 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 KUNIT_TIMEOUT=${DMC_KUNIT_TIMEOUT:-900}
 STOCK_TIMEOUT=${DMC_STOCK_TIMEOUT:-300}
+INTEGRATION_TIMEOUT=${DMC_INTEGRATION_TIMEOUT:-600}
 
 T_PASS=0 T_FAIL=0 T_SKIP=0
 S_PASS=0 S_FAIL=0 S_SKIP=0
@@ -182,6 +189,24 @@ check_clean_exit() {
 	else
 		fail "$label: no 'dmcore: unloaded, N objects leaked' line in the kernel log (never unloaded?)"
 		faillog "$f"
+	fi
+}
+
+# check_kmemleak LABEL SCRIPTLOG -- the kmemleak report a guest script
+# printed (dmc_kmemleak_report) must name no unreferenced object.
+check_kmemleak() {
+	local label=$1 out=$2 leaks
+	if ! grep -q '^DMC-KMEMLEAK-END' "$out"; then
+		fail "$label: no kmemleak report came back"
+		return
+	fi
+	leaks=$(awk '/^DMC-KMEMLEAK-BEGIN/ { on = 1; next } /^DMC-KMEMLEAK-END/ { on = 0 } on' "$out")
+	if printf '%s\n' "$leaks" | grep -q 'unreferenced object'; then
+		fail "$label: kmemleak found $(printf '%s\n' "$leaks" | grep -c 'unreferenced object') unreferenced object(s):"
+		printf '%s\n' "$leaks" | head -n 60 | indent
+		faillog "$out"
+	else
+		pass "$label: kmemleak: no leak after unloading"
 	fi
 }
 
@@ -413,20 +438,90 @@ st_kunit() {
 		faillog "$out" "$con"
 	fi
 
-	if ! grep -q '^DMC-KMEMLEAK-END' "$out"; then
-		fail "kunit: no kmemleak report came back"
-	else
-		leaks=$(awk '/^DMC-KMEMLEAK-BEGIN/ { on = 1; next } /^DMC-KMEMLEAK-END/ { on = 0 } on' "$out")
-		if printf '%s\n' "$leaks" | grep -q 'unreferenced object'; then
-			fail "kunit: kmemleak found $(printf '%s\n' "$leaks" | grep -c 'unreferenced object') unreferenced object(s):"
-			printf '%s\n' "$leaks" | head -n 60 | indent
-			faillog "$out"
-		else
-			pass "kunit: kmemleak: no leak after unloading"
-		fi
-	fi
+	check_kmemleak "kunit" "$out"
 	scan_console "kunit" "$con"
 	check_clean_exit "kunit" "$con"
+}
+
+# Guest scripts with a role of their own; every other tests/guest/*.sh is
+# an integration test: it runs on the debug kernel with dmcore.ko loaded
+# and prints TAP ("ok N - what", "not ok N - what", "1..N").
+NOT_INTEGRATION="lib.sh kunit.sh stock-load.sh demo.sh"
+
+integration_scripts() {
+	local f
+	for f in "$DMC_ROOT"/tests/guest/*.sh; do
+		[ -f "$f" ] || continue
+		case " $NOT_INTEGRATION " in *" ${f##*/} "*) continue ;; esac
+		echo "$f"
+	done
+}
+
+# tap_check LABEL SCRIPTLOG NAME -- one test per TAP line of NAME's output.
+tap_check() {
+	local label=$1 out=$2 name=$3 kind st desc plan=-1 n=0 src
+	while IFS='|' read -r kind st desc; do
+		case $kind in
+		T) n=$((n + 1))
+		   case $st in
+		   pass) pass "$label: $desc" ;;
+		   skip) skip "$label: $desc" ;;
+		   *) fail "$label: $desc" ;;
+		   esac ;;
+		P) plan=$st ;;
+		E) src=$st ;;
+		esac
+	done < <(awk -v n="$name" '
+		$0 == "DMC-TAP-BEGIN " n { on = 1; next }
+		on && index($0, "DMC-TAP-END " n " ") == 1 { print "E|" $3; on = 0; next }
+		!on { next }
+		/^1\.\.[0-9]+/ { p = $0; sub(/^1\.\./, "", p); sub(/[^0-9].*$/, "", p); print "P|" p; next }
+		/^(not )?ok([ \t]|$)/ {
+			st = "pass"; l = $0
+			if (l ~ /^not ok/) { st = "fail"; sub(/^not ok[ \t]*/, "", l) } else sub(/^ok[ \t]*/, "", l)
+			sub(/^[0-9]+[ \t]*/, "", l); sub(/^- /, "", l)
+			if (l ~ /# *[Ss][Kk][Ii][Pp]/) { if (st == "pass") st = "skip" }
+			else if (l ~ /# *[Tt][Oo][Dd][Oo]/) st = "pass"
+			gsub(/\|/, "/", l)
+			print "T|" st "|" l
+		}' "$out")
+	if [ "$plan" -lt 0 ]; then
+		fail "$label: no TAP plan (1..N): the script stopped early?"
+	elif [ "$n" -lt "$plan" ]; then
+		local missing=$((plan - n))
+		while [ $missing -gt 0 ]; do
+			fail "$label: a test announced by the plan 1..$plan has no result line"
+			missing=$((missing - 1))
+		done
+	elif [ "$n" -gt "$plan" ]; then
+		fail "$label: $n results for a plan of 1..$plan"
+	fi
+	[ "$n" -gt 0 ] || [ "$plan" -eq 0 ] || fail "$label: no TAP results"
+}
+
+st_integration() {
+	local f name out con vml rc any=0
+	while IFS= read -r f; do
+		any=1
+		name=${f##*/}
+		out="$LOGS/int-${name%.sh}-script.log" con="$LOGS/int-${name%.sh}-console.log"
+		vml="$LOGS/int-${name%.sh}-vm.log"
+		echo "  $name (debug kernel)"
+		"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
+			--script "$DMC_ROOT/scripts/guest-tap.sh" --add "$f" --env "DMC_TAP=$name" \
+			--timeout "$INTEGRATION_TIMEOUT" --log "$con" 2>"$vml" | tee "$out" | indent
+		rc=${PIPESTATUS[0]}
+		guest_status "$name" "$rc" "$out" "$vml"
+		if ! grep -q "^DMC-TAP-END $name " "$out"; then
+			fail "$name: the script's output did not come back"
+			faillog "$out" "$con"
+		fi
+		tap_check "$name" "$out" "$name"
+		check_kmemleak "$name" "$out"
+		scan_console "$name" "$con"
+		check_clean_exit "$name" "$con"
+	done < <(integration_scripts)
+	[ $any = 1 ] || echo "  (no integration scripts in tests/guest/)"
 }
 
 st_stock() {
@@ -454,6 +549,7 @@ stage debug-kernel   "deps"                      st_kernel
 stage debug-modules  "debug-kernel"              st_debug_modules
 stage lint           "debug-kernel"              st_lint 3
 stage kunit          "debug-kernel debug-modules" st_kunit
+stage integration    "debug-kernel debug-modules" st_integration
 stage stock          "deps"                      st_stock
 
 echo
