@@ -291,14 +291,16 @@ st_lint() {
 }
 
 # ktap_records SCRIPTLOG CONSOLELOG -- the KTAP documents framed by
-# kunit.sh, as
+# kunit.sh (one per suite), as
 #   CASE pass|fail|skip SUITE NAME [(console)]
 #   SUITE SUITE pass|fail|skip|missing|truncated PLAN NCASES
 # Counted: the cases of each suite (4-space indented "ok N name" lines).
-# Parameter lines (8 spaces) are not counted separately. A case whose line
-# the debugfs document lost (KUnit keeps 512 bytes of log per case; a long
-# failure message truncates it) is taken from the kernel console, where
-# KUnit printed the same lines in full.
+# Parameter lines (8 spaces) are not counted separately. The debugfs
+# document gives the suites, plans and suite results; each case's line is
+# taken from the kernel console when it is there, because KUnit keeps only
+# 512 bytes of log per case in debugfs and a long failure message cuts the
+# case's line off or glues it to the next one, while the console has every
+# line in full. "(console)" marks cases the debugfs document lacked.
 ktap_records() {
 	awk '
 	function strip(l) { sub(/^\[ *[0-9]+\.[0-9]+\] /, "", l); return l }
@@ -328,21 +330,31 @@ ktap_records() {
 		}
 		next
 	}
-	/^DMC-KTAP-BEGIN / { suite = $2; indfs[suite] = 1; inktap = 1; plan = -1; n = 0; res = "missing"; delete seen; next }
+	/^DMC-KTAP-BEGIN / {
+		suite = $2; indfs[suite] = 1; inktap = 1; plan = -1; res = "missing"; maxn = 0
+		delete dst; delete dname; next
+	}
 	/^DMC-KTAP-END/ { if (inktap) finish(); inktap = 0; next }
 	!inktap { next }
 	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
 	/^    (not )?ok [0-9]+ / {
 		st = parse(substr($0, 5))
-		if (!(num in seen)) { seen[num] = 1; n++; print "CASE", st, suite, name }
+		if (!(num in dst)) { dst[num] = st; dname[num] = name; if (num + 0 > maxn) maxn = num + 0 }
 		next
 	}
 	/^(not )?ok [0-9]+ / { res = ($0 ~ /^not ok/) ? "fail" : "pass"; next }
-	function finish(   i) {
-		for (i = 1; i <= plan; i++) {
-			if ((i "") in seen || !((suite, i "") in cst)) continue
-			seen[i ""] = 1; n++
-			print "CASE", cst[suite, i ""], suite, cname[suite, i ""], "(console)"
+	# Case i of the suite: the console line when there is one (complete,
+	# where the 512-byte debugfs log may have cut or glued lines), else the
+	# debugfs line, else nothing (counted as missing by the caller).
+	function finish(   i, k, n, last) {
+		n = 0; last = (plan > maxn) ? plan : maxn
+		for (i = 1; i <= last; i++) {
+			k = i ""
+			if ((suite, k) in cst) {
+				n++; print "CASE", cst[suite, k], suite, cname[suite, k], ((k in dst) ? "" : "(console)")
+			} else if (k in dst) {
+				n++; print "CASE", dst[k], suite, dname[k]
+			}
 		}
 		print "SUITE", suite, res, plan, n
 	}
@@ -350,10 +362,10 @@ ktap_records() {
 		if (inktap) { res = "truncated"; finish() }
 		# Suites that ran (kernel console) but whose debugfs document never
 		# came back, e.g. the guest died: their cases from the console.
-		for (k = 1; k <= nc; k++) {
-			suite = corder[k]
+		for (j = 1; j <= nc; j++) {
+			suite = corder[j]
 			if (suite in indfs) continue
-			delete seen; n = 0; plan = cplan[suite]
+			delete dst; delete dname; maxn = 0; plan = cplan[suite]
 			res = "console-only:" cres[suite]
 			finish()
 		}
