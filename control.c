@@ -21,13 +21,12 @@
  * Tokens:
  *   NAME, KEY  1..255 bytes (DMC_NAME_MAX), no '/', no '=', not "." or "..".
  *              No token may hold a control character (< 0x20, 0x7f).
- *   BUS        a bus made by "bus add", else any registered bus
- *              (dmc_bus_find()).
- *   CLASS      a class made by "class add", else any registered class
- *              (looked up in class/). A bus or class registered by a
- *              module is used without a reference, as dmc_bus_find()
- *              documents: do not unload that module while the command
- *              runs.
+ *   BUS        a bus made by "bus add".
+ *   CLASS      a class made by "class add". A module's bus or class is
+ *              refused (-EPERM): its callbacks (match, uevent, probe,
+ *              class interfaces) may take any device or driver on it for
+ *              one of their own types (container_of()), which control's
+ *              are not.
  *   PATH       a device's DEVPATH, "/devices/a/b"; the leading '/' may be
  *              left out. Any registered device, made by control or not.
  *   GLOB       a glob_match() pattern (linux/glob.h) for device names,
@@ -40,18 +39,17 @@
  *
  * What the commands do:
  *   bus add    registers a bus whose match applies each control driver's
- *              match= glob to the device's name; a driver registered on it
- *              by a module matches every device.
+ *              match= glob to the device's name (a module's driver put on
+ *              it matches the module's devices there, never control's).
  *   class add  registers a class.
  *   driver add registers a driver on BUS. Its probe counts its calls,
  *              sleeps delay_ms, then succeeds (probe=ok), returns -ERRNO
  *              (fail:), or succeeds only if WAITS_FOR is available (a
- *              bound device of that name on a control bus or on the
- *              device's bus, or a driver of that name on the device's bus)
- *              and else returns dmc_probe_defer(dev, WAITS_FOR). async
- *              makes it a DMC_PROBE_ASYNC driver. Its suspend returns 0 or
- *              -ERRNO; its resume returns 0. On a bus made by a module the
- *              bus's own match decides (match= is not used there).
+ *              bound device of that name on any control bus, or a driver
+ *              of that name on the device's bus) and else returns
+ *              dmc_probe_defer(dev, WAITS_FOR). async makes it a
+ *              DMC_PROBE_ASYNC driver. Its suspend returns 0 or -ERRNO;
+ *              its resume returns 0.
  *   device add makes a device: under PATH if parent= is given, else under
  *              devices/virtual/CLASS for a class device without bus, else
  *              under /devices. Each attr=KEY=VALUE (at most 16) becomes a
@@ -92,10 +90,12 @@
  *                 that is reported as -EEXIST); the link exists; a reserved
  *                 attribute name
  *   EPERM         deleting a bus, class, driver, device or link that
- *                 control did not make
+ *                 control did not make; bus= or class= naming a module's
+ *                 bus or class
  *   EBUSY         "bus del" or "class del" while control devices or
  *                 drivers still use it: delete those first
- *   ENODEV        the control file is being torn down (module unload)
+ *   ENODEV        control is not set up yet or torn down (module load or
+ *                 unload in progress)
  *   EINTR         a signal came while waiting for another command
  *   ENOMEM        out of memory
  *   other         "suspend": the failing driver's error (suspend=fail:5 is
@@ -104,18 +104,22 @@
  * Lifetime. Every object made here is a real dmcore object, allocated
  * here with a real release (a device's attributes live in the same
  * allocation), kept on control's lists and freed only here or by its
- * release. The core may delete a control device behind control's back
- * (with its parent, bus or class); such entries are dropped at the start
- * and end of every command. A link is remembered by its two devices, used
- * only to compare, never dereferenced: the devices hold no reference from
- * control, so a module's device can go with its module.
+ * release. The core may delete a control device behind control's back,
+ * with its parent (which may be a module's device): a tree listener
+ * (dmc_ctl_kobj_removed()) then drops control's reference at once, so
+ * the device is released as soon as the core is done with it and never
+ * keeps a module's parent device alive past its module. A link is
+ * recorded by its two devices, only compared, never dereferenced, and the
+ * record is cleared when either device leaves the tree.
  *
  * Locking. dmc_control_mutex is held across one whole command and sits
  * above every core lock: the core never calls into control, and control's
- * callbacks (match, probe, suspend, resume, attribute show and store)
- * never take it. The probe's WAITS_FOR lookup walks the control buses
- * under dmc_ctl_buses_lock, a leaf taken under dmc_control_mutex only to
- * change the list; attribute values are under a per-device spinlock.
+ * callbacks (match, probe, suspend, resume, attribute show and store, the
+ * tree listener) never take it. Leaves, under it or under core locks:
+ * dmc_ctl_buses_lock (mutex) guards the list of control buses that a
+ * probe's WAITS_FOR lookup walks; dmc_ctl_lock (spinlock) guards the
+ * device list and the link records, which the tree listener changes
+ * under dmc_tree_mutex; a per-device spinlock guards attribute values.
  */
 
 #define pr_fmt(fmt) "dmcore: control: " fmt
@@ -144,13 +148,22 @@
 
 /* One command at a time; above every core lock (see the top). */
 static DEFINE_MUTEX(dmc_control_mutex);
-static bool dmc_ctl_dead;			/* dmc_control_exit() ran */
+/* Not yet set up, or torn down: commands fail with -ENODEV. */
+static bool dmc_ctl_dead = true;
+static bool dmc_ctl_listening;		/* dmc_ctl_listener is registered */
 
 /* Control's objects, under dmc_control_mutex. */
 static LIST_HEAD(dmc_ctl_buses);	/* also dmc_ctl_buses_lock to change */
 static DEFINE_MUTEX(dmc_ctl_buses_lock);	/* probe-side readers */
 static LIST_HEAD(dmc_ctl_classes);
 static LIST_HEAD(dmc_ctl_drivers);
+
+/*
+ * Devices and link records are also changed by the core's tree callback
+ * (dmc_ctl_kobj_removed()), which must not take dmc_control_mutex: a leaf
+ * spinlock, under dmc_tree_mutex there, protects them.
+ */
+static DEFINE_SPINLOCK(dmc_ctl_lock);
 static LIST_HEAD(dmc_ctl_devices);
 static LIST_HEAD(dmc_ctl_links);
 
@@ -195,7 +208,8 @@ struct dmc_ctl_attr {
 /* A device with everything it needs, in one allocation freed by release. */
 struct dmc_ctl_device {
 	struct dmc_device dev;
-	struct list_head node;		/* in dmc_ctl_devices; holds a reference */
+	struct list_head node;		/* in dmc_ctl_devices, dmc_ctl_lock */
+	bool listed;			/* on it, holding control's reference */
 	spinlock_t lock;		/* the attribute values */
 	const struct dmc_attribute_group *groups[2];
 	struct dmc_attribute_group group;
@@ -204,9 +218,13 @@ struct dmc_ctl_device {
 	struct dmc_ctl_attr attrs[];
 };
 
-/* A link made by "link add": the pair only identifies it (see the top). */
+/*
+ * A link made by "link add". The pair only identifies it and is never
+ * dereferenced; both are cleared (under dmc_ctl_lock) when either device
+ * leaves the tree, and such dead records are freed by the next command.
+ */
 struct dmc_ctl_link {
-	struct list_head node;		/* in dmc_ctl_links */
+	struct list_head node;		/* in dmc_ctl_links, dmc_ctl_lock */
 	const struct dmc_device *consumer;
 	const struct dmc_device *supplier;
 };
@@ -236,11 +254,17 @@ static bool dmc_ctl_is_ctl_driver(const struct dmc_driver *drv)
 	return drv->probe == dmc_ctl_probe;
 }
 
-/* A control bus's match: the control driver's glob on the device's name. */
+static void dmc_ctl_device_release(struct dmc_device *dev);
+
+/*
+ * A control bus's match: a control driver's glob on the device's name. A
+ * module's driver put on a control bus gets the module's devices there,
+ * never control's (it may take them for its own type).
+ */
 static int dmc_ctl_match(struct dmc_device *dev, const struct dmc_driver *drv)
 {
 	if (!dmc_ctl_is_ctl_driver(drv))
-		return 1;	/* a module's driver on a control bus */
+		return dev->release != dmc_ctl_device_release;
 	return glob_match(to_ctl_driver(drv)->glob, dmc_dev_name(dev));
 }
 
@@ -267,11 +291,11 @@ static bool dmc_ctl_available(struct dmc_device *dev, const char *name)
 	struct dmc_ctl_bus *cb;
 	bool found = false;
 
-	if (dmc_bus_find_driver(dev->bus, name) || dmc_ctl_bound_on(dev->bus, name))
+	if (dmc_bus_find_driver(dev->bus, name))
 		return true;
 	mutex_lock(&dmc_ctl_buses_lock);
 	list_for_each_entry(cb, &dmc_ctl_buses, node) {
-		if (&cb->bus != dev->bus && dmc_ctl_bound_on(&cb->bus, name)) {
+		if (dmc_ctl_bound_on(&cb->bus, name)) {
 			found = true;
 			break;
 		}
@@ -389,98 +413,204 @@ static struct dmc_ctl_driver *dmc_ctl_find_driver(const char *name)
 	return NULL;
 }
 
-/* Entries are pruned first, so every listed device is registered. */
-static struct dmc_ctl_device *dmc_ctl_find_device_by_name(const char *name)
+/* Is a registered control device called @name? */
+static bool dmc_ctl_device_name_taken(const char *name)
 {
 	struct dmc_ctl_device *cdev;
+	bool taken = false;
 
-	list_for_each_entry(cdev, &dmc_ctl_devices, node)
-		if (!strcmp(dmc_dev_name(&cdev->dev), name))
-			return cdev;
-	return NULL;
+	spin_lock(&dmc_ctl_lock);
+	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
+		if (dmc_device_is_registered(&cdev->dev) &&
+		    !strcmp(dmc_dev_name(&cdev->dev), name)) {
+			taken = true;
+			break;
+		}
+	}
+	spin_unlock(&dmc_ctl_lock);
+	return taken;
 }
 
-static struct dmc_ctl_device *dmc_ctl_find_device(const struct dmc_device *dev)
+/*
+ * Is a registered control device on @bus or in @cls? Its name goes to
+ * @name for the log.
+ */
+static bool dmc_ctl_devices_use(const struct dmc_bus_type *bus,
+				const struct dmc_class *cls, char *name,
+				size_t size)
 {
 	struct dmc_ctl_device *cdev;
+	bool used = false;
 
-	list_for_each_entry(cdev, &dmc_ctl_devices, node)
-		if (&cdev->dev == dev)
-			return cdev;
-	return NULL;
+	spin_lock(&dmc_ctl_lock);
+	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
+		if (dmc_device_is_registered(&cdev->dev) &&
+		    ((bus && cdev->dev.bus == bus) ||
+		     (cls && cdev->dev.class == cls))) {
+			strscpy(name, dmc_dev_name(&cdev->dev), size);
+			used = true;
+			break;
+		}
+	}
+	spin_unlock(&dmc_ctl_lock);
+	return used;
 }
 
+/* Take @cdev off the list; true if it was on it (and held a reference). */
+static bool dmc_ctl_unlist(struct dmc_ctl_device *cdev)
+{
+	bool was;
+
+	spin_lock(&dmc_ctl_lock);
+	was = cdev->listed;
+	if (was) {
+		list_del_init(&cdev->node);
+		cdev->listed = false;
+	}
+	spin_unlock(&dmc_ctl_lock);
+	return was;
+}
+
+/* The live record of the link from @supplier to @consumer; dmc_ctl_lock. */
 static struct dmc_ctl_link *dmc_ctl_find_link(const struct dmc_device *consumer,
 					      const struct dmc_device *supplier)
 {
 	struct dmc_ctl_link *cl;
 
+	lockdep_assert_held(&dmc_ctl_lock);
 	list_for_each_entry(cl, &dmc_ctl_links, node)
 		if (cl->consumer == consumer && cl->supplier == supplier)
 			return cl;
 	return NULL;
 }
 
-/* @dev is going: the core deletes its links, forget them here. */
-static void dmc_ctl_forget_links(const struct dmc_device *dev)
+/*
+ * Tree callback: an object left the tree. When it is a device, the core
+ * is deleting it (dmc_device_del() holds a reference meanwhile) and has
+ * removed its links: forget the link records, and if it is a control
+ * device, drop control's reference now, so that the device is released
+ * as soon as the core is done with it. Holding on until the next command
+ * would keep its parent alive too, and a parent made by a module must be
+ * released before that module's code goes. Runs under dmc_tree_mutex.
+ */
+static void dmc_ctl_kobj_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
 {
-	struct dmc_ctl_link *cl, *tmp;
+	struct dmc_ctl_device *cdev;
+	struct dmc_device *dev;
+	struct dmc_ctl_link *cl;
 
-	list_for_each_entry_safe(cl, tmp, &dmc_ctl_links, node) {
+	if (kobj->ktype != &dmc_device_ktype)
+		return;
+	dev = to_dmc_device(kobj);
+	spin_lock(&dmc_ctl_lock);
+	list_for_each_entry(cl, &dmc_ctl_links, node) {
 		if (cl->consumer == dev || cl->supplier == dev) {
-			list_del(&cl->node);
-			kfree(cl);
+			cl->consumer = NULL;
+			cl->supplier = NULL;
 		}
 	}
+	/* Not a failed dmc_device_add(): control puts after that itself. */
+	if (dev->release == dmc_ctl_device_release && dev->p &&
+	    READ_ONCE(dev->p->registered)) {
+		cdev = to_ctl_device(dev);
+		/* Never the last reference here; if it were, prune puts it. */
+		if (cdev->listed && refcount_dec_not_one(&kobj->kref.refcount)) {
+			list_del_init(&cdev->node);
+			cdev->listed = false;
+		}
+	}
+	spin_unlock(&dmc_ctl_lock);
 }
 
+static struct dmc_listener dmc_ctl_listener = {
+	.kobj_removed = dmc_ctl_kobj_removed,
+};
+
 /*
- * Drop the entries of devices the core deleted (with a parent, bus or
- * class) and of drivers it detached (with a module's bus).
+ * Drop what the core took away behind control's back: devices still
+ * listed though deleted (only if the tree callback could not drop the
+ * reference) and dead link records.
  */
 static void dmc_ctl_prune(void)
 {
-	struct dmc_ctl_device *cdev, *dtmp;
-	struct dmc_ctl_driver *cd, *ctmp;
+	struct dmc_ctl_device *cdev, *found;
+	struct dmc_ctl_link *cl, *ltmp;
+	LIST_HEAD(dead);
 
-	list_for_each_entry_safe(cdev, dtmp, &dmc_ctl_devices, node) {
-		if (dmc_device_is_registered(&cdev->dev))
-			continue;
-		list_del(&cdev->node);
-		dmc_ctl_forget_links(&cdev->dev);
-		dmc_device_put(&cdev->dev);
-	}
-	list_for_each_entry_safe(cd, ctmp, &dmc_ctl_drivers, node) {
-		if (dmc_driver_is_registered(&cd->drv))
-			continue;
-		list_del(&cd->node);
-		kfree(cd);
-	}
+	do {
+		found = NULL;
+		spin_lock(&dmc_ctl_lock);
+		list_for_each_entry(cdev, &dmc_ctl_devices, node) {
+			if (!dmc_device_is_registered(&cdev->dev)) {
+				list_del_init(&cdev->node);
+				cdev->listed = false;
+				found = cdev;
+				break;
+			}
+		}
+		spin_unlock(&dmc_ctl_lock);
+		if (found)
+			dmc_device_put(&found->dev);
+	} while (found);
+
+	spin_lock(&dmc_ctl_lock);
+	list_for_each_entry_safe(cl, ltmp, &dmc_ctl_links, node)
+		if (!cl->consumer)
+			list_move(&cl->node, &dead);
+	spin_unlock(&dmc_ctl_lock);
+	list_for_each_entry_safe(cl, ltmp, &dead, node)
+		kfree(cl);
 }
 
-/* A registered class by name: control's, else one in class/. */
-static struct dmc_class *dmc_ctl_lookup_class(const char *name)
+/* Is a class called @name registered (by control or not)? */
+static bool dmc_ctl_class_exists(const char *name)
 {
-	struct dmc_ctl_class *cc = dmc_ctl_find_class(name);
-	struct dmc_class *cls = NULL;
-	struct dmc_kobject *kobj;
+	struct dmc_kobject *kobj = dmc_kset_find_obj(dmc_class_kset, name);
 
-	if (cc)
-		return &cc->cls;
-	kobj = dmc_kset_find_obj(dmc_class_kset, name);
-	if (kobj) {
-		cls = READ_ONCE(to_subsys_private(kobj)->class);
-		dmc_kobject_put(kobj);
-	}
-	return cls;
+	dmc_kobject_put(kobj);
+	return kobj;
 }
 
-/* A registered bus by name: control's, else any (dmc_bus_find()). */
-static struct dmc_bus_type *dmc_ctl_lookup_bus(const char *name)
+/*
+ * "@cmd ... @opt=@name" names no control bus or class: -ENOENT, or -EPERM
+ * if a module registered it. Control never uses a module's bus or class:
+ * its callbacks (match, uevent, probe, class interfaces) may take any
+ * device or driver there for one of their own types (container_of()),
+ * which control's are not.
+ */
+static int dmc_ctl_not_mine(const char *cmd, const char *opt, const char *name,
+			    bool registered)
+{
+	if (registered) {
+		pr_err_ratelimited("%s: %s '%s' was not made by control (only control's own are used)\n",
+				   cmd, opt, name);
+		return -EPERM;
+	}
+	pr_err_ratelimited("%s: unknown %s '%s'\n", cmd, opt, name);
+	return -ENOENT;
+}
+
+static int dmc_ctl_lookup_bus(const char *cmd, const char *name,
+			      struct dmc_bus_type **bus)
 {
 	struct dmc_ctl_bus *cb = dmc_ctl_find_bus(name);
 
-	return cb ? &cb->bus : dmc_bus_find(name);
+	if (!cb)
+		return dmc_ctl_not_mine(cmd, "bus", name, !!dmc_bus_find(name));
+	*bus = &cb->bus;
+	return 0;
+}
+
+static int dmc_ctl_lookup_class(const char *cmd, const char *name,
+				struct dmc_class **cls)
+{
+	struct dmc_ctl_class *cc = dmc_ctl_find_class(name);
+
+	if (!cc)
+		return dmc_ctl_not_mine(cmd, "class", name,
+					dmc_ctl_class_exists(name));
+	*cls = &cc->cls;
+	return 0;
 }
 
 /* Is there a driver called @name on any registered bus? */
@@ -714,7 +844,7 @@ static void dmc_ctl_bus_free(struct dmc_ctl_bus *cb)
 
 static int dmc_ctl_bus_del(char **pos)
 {
-	struct dmc_ctl_device *cdev;
+	char user[DMC_NAME_MAX + 1];
 	struct dmc_ctl_driver *cd;
 	struct dmc_ctl_bus *cb;
 	char *name;
@@ -742,12 +872,10 @@ static int dmc_ctl_bus_del(char **pos)
 			return -EBUSY;
 		}
 	}
-	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
-		if (cdev->dev.bus == &cb->bus) {
-			pr_err_ratelimited("bus del: bus '%s' still has device '%s'\n",
-					   name, dmc_dev_name(&cdev->dev));
-			return -EBUSY;
-		}
+	if (dmc_ctl_devices_use(&cb->bus, NULL, user, sizeof(user))) {
+		pr_err_ratelimited("bus del: bus '%s' still has device '%s'\n",
+				   name, user);
+		return -EBUSY;
 	}
 	dmc_ctl_bus_free(cb);
 	return 0;
@@ -797,7 +925,7 @@ static void dmc_ctl_class_free(struct dmc_ctl_class *cc)
 
 static int dmc_ctl_class_del(char **pos)
 {
-	struct dmc_ctl_device *cdev;
+	char user[DMC_NAME_MAX + 1];
 	struct dmc_ctl_class *cc;
 	char *name;
 	int err;
@@ -809,7 +937,7 @@ static int dmc_ctl_class_del(char **pos)
 		return err;
 	cc = dmc_ctl_find_class(name);
 	if (!cc) {
-		if (dmc_ctl_lookup_class(name)) {
+		if (dmc_ctl_class_exists(name)) {
 			pr_err_ratelimited("class del: class '%s' was not made by control\n",
 					   name);
 			return -EPERM;
@@ -817,12 +945,10 @@ static int dmc_ctl_class_del(char **pos)
 		pr_err_ratelimited("class del: unknown class '%s'\n", name);
 		return -ENOENT;
 	}
-	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
-		if (cdev->dev.class == &cc->cls) {
-			pr_err_ratelimited("class del: class '%s' still has device '%s'\n",
-					   name, dmc_dev_name(&cdev->dev));
-			return -EBUSY;
-		}
+	if (dmc_ctl_devices_use(NULL, &cc->cls, user, sizeof(user))) {
+		pr_err_ratelimited("class del: class '%s' still has device '%s'\n",
+				   name, user);
+		return -EBUSY;
 	}
 	dmc_ctl_class_free(cc);
 	return 0;
@@ -980,13 +1106,9 @@ static int dmc_ctl_driver_add(char **pos)
 	if (err)
 		goto err_free;
 
-	err = -ENOENT;
-	bus = dmc_ctl_lookup_bus(busname);
-	if (!bus) {
-		pr_err_ratelimited("driver add: unknown bus '%.*s'\n",
-				   qlen(busname), busname);
+	err = dmc_ctl_lookup_bus("driver add", busname, &bus);
+	if (err)
 		goto err_free;
-	}
 	err = -EEXIST;
 	if (dmc_ctl_find_driver(name)) {
 		pr_err_ratelimited("driver add: driver '%s' exists already\n", name);
@@ -1201,20 +1323,16 @@ static int dmc_ctl_device_add(char **pos)
 		return err;
 
 	if (a.bus) {
-		bus = dmc_ctl_lookup_bus(a.bus);
-		if (!bus) {
-			pr_err_ratelimited("device add: unknown bus '%s'\n", a.bus);
-			return -ENOENT;
-		}
+		err = dmc_ctl_lookup_bus("device add", a.bus, &bus);
+		if (err)
+			return err;
 	}
 	if (a.class) {
-		cls = dmc_ctl_lookup_class(a.class);
-		if (!cls) {
-			pr_err_ratelimited("device add: unknown class '%s'\n", a.class);
-			return -ENOENT;
-		}
+		err = dmc_ctl_lookup_class("device add", a.class, &cls);
+		if (err)
+			return err;
 	}
-	if (dmc_ctl_find_device_by_name(name)) {
+	if (dmc_ctl_device_name_taken(name)) {
 		pr_err_ratelimited("device add: device '%s' exists already\n", name);
 		return -EEXIST;
 	}
@@ -1234,8 +1352,19 @@ static int dmc_ctl_device_add(char **pos)
 	cdev->dev.class = cls;
 	cdev->dev.parent = parent;
 	err = dmc_device_set_name(&cdev->dev, "%s", name);
-	if (!err)
-		err = dmc_device_add(&cdev->dev);
+	if (err) {
+		dmc_device_put(&cdev->dev);	/* release frees it */
+		goto out;
+	}
+	/*
+	 * Listed before it is added, so that a deletion racing with the add
+	 * finds it: the reference from dmc_device_initialize() is the list's.
+	 */
+	spin_lock(&dmc_ctl_lock);
+	list_add_tail(&cdev->node, &dmc_ctl_devices);
+	cdev->listed = true;
+	spin_unlock(&dmc_ctl_lock);
+	err = dmc_device_add(&cdev->dev);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err_ratelimited("device add: device '%s' exists already\n",
@@ -1243,26 +1372,16 @@ static int dmc_ctl_device_add(char **pos)
 		else
 			pr_err_ratelimited("device add: cannot add device '%s': %d\n",
 					   name, err);
-		dmc_device_put(&cdev->dev);	/* release frees it */
-		goto out;
+		if (dmc_ctl_unlist(cdev))
+			dmc_device_put(&cdev->dev);	/* release frees it */
 	}
-	/* The reference from dmc_device_initialize() is the list's. */
-	list_add_tail(&cdev->node, &dmc_ctl_devices);
 out:
 	dmc_device_put(parent);
 	return err;
 }
 
-static void dmc_ctl_device_free(struct dmc_ctl_device *cdev)
-{
-	list_del(&cdev->node);
-	dmc_ctl_forget_links(&cdev->dev);
-	dmc_device_unregister(&cdev->dev);
-}
-
 static int dmc_ctl_device_del(char **pos)
 {
-	struct dmc_ctl_device *cdev;
 	struct dmc_device *dev;
 	char *path;
 	int err;
@@ -1277,15 +1396,15 @@ static int dmc_ctl_device_del(char **pos)
 		err = dmc_ctl_resolve(path, "device del", &dev);
 	if (err)
 		return err;
-	cdev = dmc_ctl_find_device(dev);
-	if (!cdev) {
+	if (dev->release != dmc_ctl_device_release) {
 		pr_err_ratelimited("device del: device '%.*s' was not made by control\n",
 				   qlen(path), path);
 		dmc_device_put(dev);
 		return -EPERM;
 	}
-	dmc_device_put(dev);	/* the list's reference keeps it */
-	dmc_ctl_device_free(cdev);
+	/* Its children go first; the tree callback drops control's reference. */
+	dmc_device_del(dev);
+	dmc_device_put(dev);
 	return 0;
 }
 
@@ -1330,9 +1449,21 @@ static int dmc_ctl_link_add(char **pos)
 	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	if (!cl)
 		goto out;
+	/*
+	 * Recorded first, so that a deletion of either device racing with
+	 * the link's creation clears the record (only control frees one).
+	 */
+	cl->consumer = consumer;
+	cl->supplier = supplier;
+	spin_lock(&dmc_ctl_lock);
+	list_add_tail(&cl->node, &dmc_ctl_links);
+	spin_unlock(&dmc_ctl_lock);
 	link = dmc_device_link_add(consumer, supplier);
 	if (IS_ERR(link)) {
 		err = PTR_ERR(link);
+		spin_lock(&dmc_ctl_lock);
+		list_del(&cl->node);
+		spin_unlock(&dmc_ctl_lock);
 		pr_err_ratelimited("link add: supplier '%s' consumer '%s' refused: %d%s\n",
 				   dmc_dev_name(supplier), dmc_dev_name(consumer), err,
 				   err == -EEXIST ? " (exists already)" :
@@ -1340,9 +1471,6 @@ static int dmc_ctl_link_add(char **pos)
 		kfree(cl);
 		goto out;
 	}
-	cl->consumer = consumer;
-	cl->supplier = supplier;
-	list_add_tail(&cl->node, &dmc_ctl_links);
 	err = 0;
 out:
 	dmc_device_put(consumer);
@@ -1359,7 +1487,9 @@ static int dmc_ctl_link_del(char **pos)
 	err = dmc_ctl_link_args(pos, "link del", &supplier, &consumer);
 	if (err)
 		return err;
+	spin_lock(&dmc_ctl_lock);
 	cl = dmc_ctl_find_link(consumer, supplier);
+	spin_unlock(&dmc_ctl_lock);
 	if (!dmc_device_link_find(consumer, supplier)) {
 		pr_err_ratelimited("link del: no link from supplier '%s' to consumer '%s'\n",
 				   dmc_dev_name(supplier), dmc_dev_name(consumer));
@@ -1376,7 +1506,9 @@ static int dmc_ctl_link_del(char **pos)
 					   dmc_dev_name(consumer));
 	}
 	if (cl && err != -EPERM) {	/* removed, or gone meanwhile */
+		spin_lock(&dmc_ctl_lock);
 		list_del(&cl->node);
+		spin_unlock(&dmc_ctl_lock);
 		kfree(cl);
 	}
 	dmc_device_put(consumer);
@@ -1519,7 +1651,8 @@ static int dmc_ctl_check_write(const char *buf, size_t count)
  * and whatever the core does); no dmcore lock may be held, and it must
  * not be called from a dmcore callback.
  * Return: 0, or a negative errno: -E2BIG when @count is more than
- * PAGE_SIZE, -ENODEV after dmc_control_exit(), -EINTR on a signal while
+ * PAGE_SIZE, -ENODEV before dmc_control_init() or after
+ * dmc_control_exit(), -EINTR on a signal while
  * waiting for another command, else as in the table at the top of
  * this file.
  */
@@ -1553,18 +1686,23 @@ int dmc_control_exec(const char *buf, size_t count)
 /**
  * dmc_control_init() - set up the control engine
  *
- * Everything is static; this exists so that the module can treat control
- * like its other parts.
+ * Registers control's tree listener, through which the core's deletion
+ * of a control device (with its parent, bus or class) drops control's
+ * reference at once.
  *
- * Context: module init.
- * Return: 0.
+ * Context: module init, after the core's tree and event log are up.
+ * Return: 0, or the listener registration's error.
  */
 int dmc_control_init(void)
 {
+	int err;
+
 	mutex_lock(&dmc_control_mutex);
-	dmc_ctl_dead = false;
+	err = dmc_listener_register(&dmc_ctl_listener);
+	dmc_ctl_listening = !err;
+	dmc_ctl_dead = !!err;
 	mutex_unlock(&dmc_control_mutex);
-	return 0;
+	return err;
 }
 
 /**
@@ -1572,39 +1710,56 @@ int dmc_control_init(void)
  *
  * Waits for a command in progress, then makes every later
  * dmc_control_exec() fail with -ENODEV, and takes down control's objects:
- * devices (newest first, so children before parents; the core's links of
- * a device go with it), drivers, the remaining link records, classes,
- * buses. Must run while the core's roots still exist, before the module's
- * other parts go.
+ * devices (a device's children and links go with it), drivers, the link
+ * records, classes, buses; then unregisters the tree listener. Must run
+ * while the core's roots still exist, before the module's other parts go.
  *
  * Context: module exit; may sleep (drivers' remove callbacks, probes in
  * flight).
  */
 void dmc_control_exit(void)
 {
-	struct dmc_ctl_device *cdev, *dtmp;
 	struct dmc_ctl_driver *cd, *ctmp;
 	struct dmc_ctl_link *cl, *ltmp;
 	struct dmc_ctl_class *cc, *cctmp;
 	struct dmc_ctl_bus *cb, *btmp;
+	struct dmc_ctl_device *cdev;
 
 	mutex_lock(&dmc_control_mutex);
 	dmc_ctl_dead = true;
-	list_for_each_entry_safe_reverse(cdev, dtmp, &dmc_ctl_devices, node)
-		dmc_ctl_device_free(cdev);
+	for (;;) {
+		spin_lock(&dmc_ctl_lock);
+		cdev = list_first_entry_or_null(&dmc_ctl_devices,
+						struct dmc_ctl_device, node);
+		if (cdev) {
+			list_del_init(&cdev->node);
+			cdev->listed = false;
+		}
+		spin_unlock(&dmc_ctl_lock);
+		if (!cdev)
+			break;
+		dmc_device_del(&cdev->dev);
+		dmc_device_put(&cdev->dev);
+	}
 	list_for_each_entry_safe_reverse(cd, ctmp, &dmc_ctl_drivers, node)
 		dmc_ctl_driver_free(cd);
 	/*
-	 * What is left links devices control did not make, all gone by now
-	 * (their modules were unloaded before dmcore): the records only.
+	 * Links of control devices went with them; links between devices
+	 * control did not make cannot outlive their modules, which are gone
+	 * before dmcore: only the records are left.
 	 */
+	spin_lock(&dmc_ctl_lock);
 	list_for_each_entry_safe(cl, ltmp, &dmc_ctl_links, node) {
 		list_del(&cl->node);
 		kfree(cl);
 	}
+	spin_unlock(&dmc_ctl_lock);
 	list_for_each_entry_safe_reverse(cc, cctmp, &dmc_ctl_classes, node)
 		dmc_ctl_class_free(cc);
 	list_for_each_entry_safe_reverse(cb, btmp, &dmc_ctl_buses, node)
 		dmc_ctl_bus_free(cb);
+	if (dmc_ctl_listening)
+		dmc_listener_unregister(&dmc_ctl_listener);
+	dmc_ctl_listening = false;
 	mutex_unlock(&dmc_control_mutex);
 }

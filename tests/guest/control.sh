@@ -104,6 +104,9 @@ snapshot() {
 # long N -- a name of N bytes
 long() { head -c "$1" /dev/zero | tr '\0' n; }
 
+kmemleak=no
+dmc_kmemleak_clear >/dev/null 2>&1 && kmemleak=yes
+
 if [ ! -w "$C" ]; then
 	notok "control file exists"
 	echo "1..$n"
@@ -170,11 +173,11 @@ expect "$EINVAL" "probe=defer: without a name" "driver add d1 bus=cbus probe=def
 expect "$EINVAL" "suspend=fail:x" "driver add d1 bus=cbus suspend=fail:x"
 expect "$EINVAL" "empty match=" "driver add d1 bus=cbus match="
 expect "$EEXIST" "driver name taken" "driver add cdrv bus=cbus"
-expect "$EEXIST" "driver name taken on a module's bus" "driver add widget bus=sample"
+expect "$EPERM" "driver add on a module's bus" "driver add d1 bus=sample"
 expect "$ENOENT" "driver del of an unknown driver" "driver del nosuch"
 expect "$EPERM" "driver del of a module's driver" "driver del widget"
 expect "$EEXIST" "device name taken" "device add c0"
-expect "$EEXIST" "device name taken on a module's bus" "device add widget0 bus=sample"
+expect "$EPERM" "device add on a module's bus" "device add x bus=sample"
 expect "$EEXIST" "device name taken in the tree" "device add virtual"
 expect "$ENOENT" "device add on an unknown bus" "device add x bus=nosuch"
 expect "$ENOENT" "device add in an unknown class" "device add x class=nosuch"
@@ -215,7 +218,15 @@ fi
 check "every device is on after the refused suspend" grep -qx on "$D/s0/power/state"
 
 # ---- good commands ----------------------------------------------------------------
+# A control device under a module's device: when the module deletes its
+# device, control's child goes at once and does not keep the parent (and
+# its release function, in the module) alive past the module.
+run "device add under a module's device" "device add mchild parent=/devices/sample-root/widget0 attr=k=v"
+check "mchild under widget0" test -d "$D/sample-root/widget0/mchild"
 rmmod dmc_sample_driver && rmmod dmc_sample_bus || notok "set-up: sample modules unload"
+check "mchild went with the module's devices" test ! -e "$D/sample-root"
+run "mchild's name is free again" "device add mchild"
+run "device del mchild" "device del /devices/mchild"
 must "driver del sfail"
 
 run "bus add (tabs and repeated blanks)" "$(printf 'bus \t add\t\tb1')"
@@ -311,6 +322,19 @@ must "device add l1 parent=/devices/l0"
 must "link add /devices/c0 /devices/l0"
 if rmmod dmcore; then ok "rmmod dmcore with control objects alive"; else notok "rmmod dmcore with control objects alive"; fi
 check "dmcore unloaded without a leak" sh -c "dmesg | grep -q 'dmcore: unloaded, 0 objects leaked'"
+if [ $kmemleak = yes ]; then
+	echo scan >"$DMC_KMEMLEAK"
+	sleep 6
+	echo scan >"$DMC_KMEMLEAK"
+	if grep -q "unreferenced object" "$DMC_KMEMLEAK"; then
+		notok "kmemleak finds nothing"
+		sed 's/^/# /' "$DMC_KMEMLEAK"
+	else
+		ok "kmemleak finds nothing"
+	fi
+else
+	ok "kmemleak finds nothing # SKIP no kmemleak"
+fi
 
 echo "1..$n"
 [ $failed -eq 0 ]
