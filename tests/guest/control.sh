@@ -104,9 +104,6 @@ snapshot() {
 # long N -- a name of N bytes
 long() { head -c "$1" /dev/zero | tr '\0' n; }
 
-kmemleak=no
-dmc_kmemleak_clear >/dev/null 2>&1 && kmemleak=yes
-
 if [ ! -w "$C" ]; then
 	notok "control file exists"
 	echo "1..$n"
@@ -322,19 +319,5 @@ must "device add l1 parent=/devices/l0"
 must "link add /devices/c0 /devices/l0"
 if rmmod dmcore; then ok "rmmod dmcore with control objects alive"; else notok "rmmod dmcore with control objects alive"; fi
 check "dmcore unloaded without a leak" sh -c "dmesg | grep -q 'dmcore: unloaded, 0 objects leaked'"
-if [ $kmemleak = yes ]; then
-	echo scan >"$DMC_KMEMLEAK"
-	sleep 6
-	echo scan >"$DMC_KMEMLEAK"
-	if grep -q "unreferenced object" "$DMC_KMEMLEAK"; then
-		notok "kmemleak finds nothing"
-		sed 's/^/# /' "$DMC_KMEMLEAK"
-	else
-		ok "kmemleak finds nothing"
-	fi
-else
-	ok "kmemleak finds nothing # SKIP no kmemleak"
-fi
-
 echo "1..$n"
 [ $failed -eq 0 ]
