@@ -378,7 +378,14 @@ static ssize_t dmc_ctl_attr_store(struct dmc_device *dev,
 
 static void dmc_ctl_device_release(struct dmc_device *dev)
 {
-	kfree(to_ctl_device(dev));
+	struct dmc_ctl_device *cdev = to_ctl_device(dev);
+
+	/* The list holds a reference: a listed device cannot be released. */
+	spin_lock(&dmc_ctl_lock);
+	if (WARN_ON_ONCE(cdev->listed))
+		list_del(&cdev->node);
+	spin_unlock(&dmc_ctl_lock);
+	kfree(cdev);
 }
 
 /* ---- control's lists ---------------------------------------------------- */
