@@ -10,6 +10,7 @@
  * above it, never one below it. No core-wide lock is held across a probe,
  * remove, suspend or resume callback: only the device's own lock is.
  *
+ *   dmc_control_mutex (control.c) one control command at a time
  *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
  *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
  *                               power_state, and probe/remove/suspend/resume
@@ -43,6 +44,9 @@
  *                               the tree, so a path can be built while a
  *                               rename or move runs elsewhere.
  *   dmc_live_lock    (spinlock) the list of live kobjects (leak report).
+ *   dmc_ctl_lock, dmc_ctl_buses_lock (spinlocks, control.c) leaves:
+ *                               control's own lists, also taken from its
+ *                               tree listener.
  *
  * kobj->kref and kobj->flags are atomic. kobj->kset and kobj->ktype are
  * written only before the object is added. dev->p->registered and ->dead
@@ -84,6 +88,8 @@ void dmc_count_misuse(void);
 int dmc_kobject_tree_init(void);
 void dmc_kobject_tree_exit(void);
 unsigned long dmc_kobject_live_count(void);
+unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
+				      unsigned int max);
 unsigned long dmc_kobject_report_leaks(void);
 int dmc_kobject_check_name(const char *name);
 void dmc_tree_replay(struct dmc_listener *l);
@@ -124,6 +130,9 @@ void dmc_listeners_kobj_removed(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
+void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
+		    struct dmc_kobject *target);
+void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
 
 /*
  * struct dmc_subsys_private - what the core keeps for a bus or a class
@@ -165,6 +174,7 @@ struct dmc_subsys_private {
  * @knode_bus: in the bus's klist_drivers
  * @driver: the driver, or NULL once it was detached from its bus
  * @bus: the bus's private part, referenced while registered
+ * @probing: probes by this driver under way (see dmc_really_probe())
  */
 struct dmc_driver_private {
 	struct dmc_kobject kobj;
@@ -172,6 +182,7 @@ struct dmc_driver_private {
 	struct dmc_klist_node knode_bus;
 	struct dmc_driver *driver;
 	struct dmc_subsys_private *bus;
+	atomic_t probing;
 };
 
 /*
@@ -226,6 +237,10 @@ extern const struct dmc_kobj_type dmc_device_ktype;
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
+int dmc_walk_group_list(struct dmc_kobject *kobj,
+			const struct dmc_attribute_group **groups, void *data,
+			int (*fn)(struct dmc_kobject *kobj,
+				  const struct dmc_attribute_group *grp, void *data));
 
 /* bus.c */
 int dmc_bus_add_device(struct dmc_device *dev);
@@ -252,6 +267,8 @@ int dmc_probe_init(void);
 void dmc_probe_exit(void);
 bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
 bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
+
+extern const struct dmc_attribute_group *dmc_driver_core_groups[];
 
 /* link.c */
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,

@@ -15,7 +15,10 @@
  */
 
 #include <linux/export.h>
+#include <linux/kstrtox.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 
 #include "base.h"
 
@@ -29,9 +32,151 @@ void dmc_subsys_release(struct dmc_kobject *kobj)
 	kfree(priv);
 }
 
+/* ---- the bus's files -------------------------------------------------------- */
+
+static struct dmc_bus_type *dmc_kobj_to_bus(struct dmc_kobject *kobj)
+{
+	return READ_ONCE(to_subsys_private(kobj)->bus);
+}
+
+static ssize_t dmc_bus_attr_show(struct dmc_kobject *kobj,
+				 struct dmc_attribute *attr, char *buf)
+{
+	struct dmc_bus_attribute *ba = container_of(attr, struct dmc_bus_attribute,
+						    attr);
+	struct dmc_bus_type *bus = dmc_kobj_to_bus(kobj);
+
+	if (!bus)
+		return -ENODEV;
+	return ba->show ? ba->show(bus, buf) : -EIO;
+}
+
+static ssize_t dmc_bus_attr_store(struct dmc_kobject *kobj,
+				  struct dmc_attribute *attr, const char *buf,
+				  size_t count)
+{
+	struct dmc_bus_attribute *ba = container_of(attr, struct dmc_bus_attribute,
+						    attr);
+	struct dmc_bus_type *bus = dmc_kobj_to_bus(kobj);
+
+	if (!bus)
+		return -ENODEV;
+	return ba->store ? ba->store(bus, buf, count) : -EIO;
+}
+
+static const struct dmc_sysfs_ops dmc_bus_sysfs_ops = {
+	.show = dmc_bus_attr_show,
+	.store = dmc_bus_attr_store,
+};
+
+static ssize_t bus_uevent_store(struct dmc_bus_type *bus, const char *buf,
+				size_t count)
+{
+	enum dmc_kobject_action action;
+	int err;
+
+	err = dmc_kobject_action_parse(buf, count, &action);
+	if (!err)
+		err = dmc_kobject_synth_uevent(&bus->p->subsys.kobj, action);
+	return err ?: count;
+}
+
+static ssize_t drivers_autoprobe_show(struct dmc_bus_type *bus, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", dmc_bus_get_autoprobe(bus));
+}
+
+static ssize_t drivers_autoprobe_store(struct dmc_bus_type *bus, const char *buf,
+				       size_t count)
+{
+	bool on;
+
+	if (kstrtobool(buf, &on)) {
+		pr_err_ratelimited("dmcore: %s/drivers_autoprobe: write 0 or 1\n",
+				   bus->name);
+		return -EINVAL;
+	}
+	dmc_bus_set_autoprobe(bus, on);
+	return count;
+}
+
+/* drivers_probe: offer the named device to the bus's drivers. */
+static ssize_t drivers_probe_store(struct dmc_bus_type *bus, const char *buf,
+				   size_t count)
+{
+	char name[DMC_NAME_MAX + 1];
+	struct dmc_device *dev;
+	size_t len = count;
+	int ret;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len > DMC_NAME_MAX)
+		return -EINVAL;
+	memcpy(name, buf, len);
+	name[len] = '\0';
+	dev = dmc_bus_find_device_by_name(bus, name);
+	if (!dev) {
+		pr_err_ratelimited("dmcore: %s/drivers_probe: no device '%s'\n",
+				   bus->name, name);
+		return -ENODEV;
+	}
+	ret = dmc_device_attach(dev);
+	dmc_device_put(dev);
+	return ret < 0 && ret != -EPROBE_DEFER ? ret : count;
+}
+
+static struct dmc_bus_attribute dmc_bus_attr_uevent = {
+	.attr = { .name = "uevent", .mode = 0200 },
+	.store = bus_uevent_store,
+};
+
+static struct dmc_bus_attribute dmc_bus_attr_drivers_autoprobe = {
+	.attr = { .name = "drivers_autoprobe", .mode = 0644 },
+	.show = drivers_autoprobe_show,
+	.store = drivers_autoprobe_store,
+};
+
+static struct dmc_bus_attribute dmc_bus_attr_drivers_probe = {
+	.attr = { .name = "drivers_probe", .mode = 0200 },
+	.store = drivers_probe_store,
+};
+
+static struct dmc_attribute *dmc_bus_core_attrs[] = {
+	&dmc_bus_attr_uevent.attr,
+	&dmc_bus_attr_drivers_autoprobe.attr,
+	&dmc_bus_attr_drivers_probe.attr,
+	NULL,
+};
+
+static const struct dmc_attribute_group dmc_bus_core_group = {
+	.attrs = dmc_bus_core_attrs,
+};
+
+static const struct dmc_attribute_group *dmc_bus_core_groups[] = {
+	&dmc_bus_core_group,
+	NULL,
+};
+
+static int dmc_bus_walk_groups(struct dmc_kobject *kobj, void *data,
+			       int (*fn)(struct dmc_kobject *kobj,
+					 const struct dmc_attribute_group *grp,
+					 void *data))
+{
+	struct dmc_bus_type *bus = dmc_kobj_to_bus(kobj);
+	int ret;
+
+	ret = dmc_walk_group_list(kobj, dmc_bus_core_groups, data, fn);
+	if (!ret && bus)
+		ret = dmc_walk_group_list(kobj, bus->bus_groups, data, fn);
+	return ret;
+}
+
 static const struct dmc_kobj_type dmc_bus_ktype = {
 	.name = "bus",
 	.release = dmc_subsys_release,
+	.sysfs_ops = &dmc_bus_sysfs_ops,
+	.walk_groups = dmc_bus_walk_groups,
 };
 
 static bool dmc_bus_dev_get(struct dmc_klist_node *n)
@@ -529,9 +674,63 @@ static void dmc_driver_private_release(struct dmc_kobject *kobj)
 	kfree(dp);
 }
 
+static struct dmc_driver *dmc_kobj_to_driver(struct dmc_kobject *kobj)
+{
+	return READ_ONCE(container_of(kobj, struct dmc_driver_private, kobj)->driver);
+}
+
+static ssize_t dmc_drv_attr_show(struct dmc_kobject *kobj,
+				 struct dmc_attribute *attr, char *buf)
+{
+	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
+						       attr);
+	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+
+	if (!drv)
+		return -ENODEV;
+	return da->show ? da->show(drv, buf) : -EIO;
+}
+
+static ssize_t dmc_drv_attr_store(struct dmc_kobject *kobj,
+				  struct dmc_attribute *attr, const char *buf,
+				  size_t count)
+{
+	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
+						       attr);
+	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+
+	if (!drv)
+		return -ENODEV;
+	return da->store ? da->store(drv, buf, count) : -EIO;
+}
+
+static const struct dmc_sysfs_ops dmc_drv_sysfs_ops = {
+	.show = dmc_drv_attr_show,
+	.store = dmc_drv_attr_store,
+};
+
+/* A driver's groups: the core's (bind, unbind, uevent), its bus's, its own. */
+static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
+				  int (*fn)(struct dmc_kobject *kobj,
+					    const struct dmc_attribute_group *grp,
+					    void *data))
+{
+	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+	int ret;
+
+	ret = dmc_walk_group_list(kobj, dmc_driver_core_groups, data, fn);
+	if (!ret && drv && drv->bus)
+		ret = dmc_walk_group_list(kobj, drv->bus->drv_groups, data, fn);
+	if (!ret && drv)
+		ret = dmc_walk_group_list(kobj, drv->groups, data, fn);
+	return ret;
+}
+
 static const struct dmc_kobj_type dmc_driver_ktype = {
 	.name = "driver",
 	.release = dmc_driver_private_release,
+	.sysfs_ops = &dmc_drv_sysfs_ops,
+	.walk_groups = dmc_driver_walk_groups,
 };
 
 static bool dmc_drv_dev_get(struct dmc_klist_node *n)
@@ -606,8 +805,11 @@ void dmc_bus_remove_driver(struct dmc_driver *drv)
 	struct dmc_driver_private *dp = drv->p;
 
 	dmc_klist_del(&dp->bus->klist_drivers, &dp->knode_bus);
-	dmc_driver_detach(drv);
+	/* No new probe by @drv; wait for those under way, then unbind. */
 	WRITE_ONCE(dp->driver, NULL);
+	smp_mb();	/* clear before reading the count; pairs with driver.c */
+	wait_var_event(&dp->probing, !atomic_read(&dp->probing));
+	dmc_driver_detach(drv);
 	drv->p = NULL;
 	dmc_kobject_del(&dp->kobj);
 	dmc_kobject_put(&dp->kobj);

@@ -16,8 +16,11 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "base.h"
+#include "control.h"
 
 static unsigned int event_log_size = DMC_EVENT_LOG_DEFAULT;
 module_param(event_log_size, uint, 0444);
@@ -56,10 +59,180 @@ static void dmc_device_release(struct dmc_kobject *kobj)
 	}
 }
 
+/* ---- device attributes -------------------------------------------------- */
+
+static ssize_t dmc_dev_attr_show(struct dmc_kobject *kobj,
+				 struct dmc_attribute *attr, char *buf)
+{
+	struct dmc_device_attribute *da = container_of(attr, struct dmc_device_attribute,
+						       attr);
+
+	return da->show ? da->show(to_dmc_device(kobj), da, buf) : -EIO;
+}
+
+static ssize_t dmc_dev_attr_store(struct dmc_kobject *kobj,
+				  struct dmc_attribute *attr, const char *buf,
+				  size_t count)
+{
+	struct dmc_device_attribute *da = container_of(attr, struct dmc_device_attribute,
+						       attr);
+
+	return da->store ? da->store(to_dmc_device(kobj), da, buf, count) : -EIO;
+}
+
+static const struct dmc_sysfs_ops dmc_dev_sysfs_ops = {
+	.show = dmc_dev_attr_show,
+	.store = dmc_dev_attr_store,
+};
+
+/* uevent: read the variables an event would carry; write an action. */
+static ssize_t uevent_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			   char *buf)
+{
+	return dmc_kobject_uevent_vars(&dev->kobj, buf, PAGE_SIZE);
+}
+
+static ssize_t uevent_store(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	enum dmc_kobject_action action;
+	int err;
+
+	err = dmc_kobject_action_parse(buf, count, &action);
+	if (!err)
+		err = dmc_kobject_synth_uevent(&dev->kobj, action);
+	if (err) {
+		pr_err_ratelimited("dmcore: %s/uevent: '%.*s' is not add, remove or change\n",
+				   dmc_dev_name(dev), (int)min_t(size_t, count, 16), buf);
+		return err;
+	}
+	return count;
+}
+static DMC_DEVICE_ATTR(uevent, 0644, uevent_show, uevent_store);
+
+/* power/state: "on" or "suspended"; write "suspend" or "resume". */
+static ssize_t state_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  dmc_power_state_name(dmc_device_power_state(dev)));
+}
+
+static ssize_t state_store(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	int err;
+
+	if (sysfs_streq(buf, "suspend")) {
+		err = dmc_device_suspend(dev);
+	} else if (sysfs_streq(buf, "resume")) {
+		err = dmc_device_resume(dev);
+	} else {
+		pr_err_ratelimited("dmcore: %s/power/state: write suspend or resume\n",
+				   dmc_dev_name(dev));
+		err = -EINVAL;
+	}
+	return err ?: count;
+}
+static DMC_DEVICE_ATTR(state, 0644, state_show, state_store);
+
+static struct dmc_attribute *dmc_device_core_attrs[] = {
+	&dmc_dev_attr_uevent.attr,
+	NULL,
+};
+
+static struct dmc_attribute *dmc_device_power_attrs[] = {
+	&dmc_dev_attr_state.attr,
+	NULL,
+};
+
+static const struct dmc_attribute_group dmc_device_core_group = {
+	.attrs = dmc_device_core_attrs,
+};
+
+static const struct dmc_attribute_group dmc_device_power_group = {
+	.name = "power",
+	.attrs = dmc_device_power_attrs,
+};
+
+static const struct dmc_attribute_group *dmc_device_core_groups[] = {
+	&dmc_device_core_group,
+	&dmc_device_power_group,
+	NULL,
+};
+
+/* Call @fn for each group of a NULL-terminated list, stopping at nonzero. */
+int dmc_walk_group_list(struct dmc_kobject *kobj,
+			const struct dmc_attribute_group **groups, void *data,
+			int (*fn)(struct dmc_kobject *kobj,
+				  const struct dmc_attribute_group *grp, void *data))
+{
+	int ret = 0;
+
+	for (; groups && *groups && !ret; groups++)
+		ret = fn(kobj, *groups, data);
+	return ret;
+}
+
+/* A device's groups: the core's, its type's, its bus's, its class's, its own. */
+static int dmc_device_walk_groups(struct dmc_kobject *kobj, void *data,
+				  int (*fn)(struct dmc_kobject *kobj,
+					    const struct dmc_attribute_group *grp,
+					    void *data))
+{
+	struct dmc_device *dev = to_dmc_device(kobj);
+	int ret;
+
+	ret = dmc_walk_group_list(kobj, dmc_device_core_groups, data, fn);
+	if (!ret && dev->type)
+		ret = dmc_walk_group_list(kobj, dev->type->groups, data, fn);
+	if (!ret && dev->bus)
+		ret = dmc_walk_group_list(kobj, dev->bus->dev_groups, data, fn);
+	if (!ret && dev->class)
+		ret = dmc_walk_group_list(kobj, dev->class->dev_groups, data, fn);
+	if (!ret)
+		ret = dmc_walk_group_list(kobj, dev->groups, data, fn);
+	return ret;
+}
+
 const struct dmc_kobj_type dmc_device_ktype = {
 	.name = "device",
 	.release = dmc_device_release,
+	.sysfs_ops = &dmc_dev_sysfs_ops,
+	.walk_groups = dmc_device_walk_groups,
 };
+
+/*
+ * The views of a device: its "subsystem" link, and its entry in its bus's
+ * devices/ and its class's directory.
+ */
+static void dmc_device_add_links(struct dmc_device *dev)
+{
+	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
+	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
+
+	if (bp) {
+		dmc_sysfs_link(&dev->kobj, "subsystem", &bp->subsys.kobj);
+		dmc_sysfs_link(&bp->devices_kset->kobj, dev->kobj.name, &dev->kobj);
+	} else if (cp) {
+		dmc_sysfs_link(&dev->kobj, "subsystem", &cp->subsys.kobj);
+	}
+	if (cp)
+		dmc_sysfs_link(&cp->subsys.kobj, dev->kobj.name, &dev->kobj);
+}
+
+static void dmc_device_remove_links(struct dmc_device *dev)
+{
+	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
+	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
+
+	if (cp)
+		dmc_sysfs_unlink(&cp->subsys.kobj, dev->kobj.name);
+	if (bp)
+		dmc_sysfs_unlink(&bp->devices_kset->kobj, dev->kobj.name);
+	if (bp || cp)
+		dmc_sysfs_unlink(&dev->kobj, "subsystem");
+}
 
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj)
 {
@@ -397,7 +570,22 @@ int dmc_device_add(struct dmc_device *dev)
 			goto err_class;
 	}
 	dmc_dpm_add(dev);
+	dmc_device_add_links(dev);
 	WRITE_ONCE(dev->p->registered, true);
+
+	/*
+	 * A parent being deleted meanwhile may have walked its children
+	 * before this one joined: then nobody else will delete it. Pairs
+	 * with the barrier in dmc_device_del().
+	 */
+	smp_mb();
+	if (parent && READ_ONCE(parent->p->dead)) {
+		pr_err_ratelimited("dmcore: device '%s': parent '%s' went away\n",
+				   dev->kobj.name, dmc_dev_name(parent));
+		dmc_device_del(dev);
+		dmc_device_put(dev);
+		return -ENOENT;
+	}
 
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
@@ -466,6 +654,7 @@ void dmc_device_del(struct dmc_device *dev)
 	}
 	WRITE_ONCE(dev->p->dead, true);
 	dmc_device_unlock(dev);
+	smp_mb();	/* see dmc_device_add() */
 	dmc_device_get(dev);
 	parent = dev->parent;
 
@@ -476,12 +665,15 @@ void dmc_device_del(struct dmc_device *dev)
 	dmc_device_release_driver(dev);
 	dmc_device_links_purge(dev);
 	dmc_deferred_probe_del(dev);
+	dmc_device_remove_links(dev);
 	dmc_class_remove_device(dev);
 	dmc_bus_remove_device(dev);
 	dmc_dpm_remove(dev);
 	if (parent)
 		dmc_klist_del(&parent->p->klist_children, &dev->p->knode_parent);
-	dmc_kobject_del(&dev->kobj);
+	/* Gone already if its parent's kobject was deleted under it. */
+	if (dmc_kobject_in_tree(&dev->kobj))
+		dmc_kobject_del(&dev->kobj);
 	WRITE_ONCE(dev->p->registered, false);
 	dmc_device_put(dev);
 }
@@ -633,10 +825,16 @@ static int __init dmc_init(void)
 	if (!dmc_class_kset)
 		goto err_bus;
 
+	err = dmc_control_init();
+	if (err)
+		goto err_class;
+
 	pr_info("dmcore: loaded: event log of %u, export %s\n", event_log_size,
 		export ? "on" : "off");
 	return 0;
 
+err_class:
+	dmc_kset_unregister(dmc_class_kset);
 err_bus:
 	dmc_kset_unregister(dmc_bus_kset);
 err_virtual:
@@ -660,6 +858,7 @@ static void __exit dmc_exit(void)
 {
 	unsigned long leaked;
 
+	dmc_control_exit();
 	dmc_kset_unregister(dmc_class_kset);
 	dmc_kset_unregister(dmc_bus_kset);
 	dmc_kobject_del(dmc_virtual_dir);

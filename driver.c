@@ -25,6 +25,7 @@
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include "base.h"
@@ -339,6 +340,8 @@ static void dmc_driver_bound(struct dmc_device *dev)
 			  &dev->kobj.name, false))
 		pr_warn_ratelimited("dmcore: '%s' bound to '%s' but not listed\n",
 				    dev->kobj.name, drv->name);
+	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);
+	dmc_sysfs_link(&drv->p->kobj, dev->kobj.name, &dev->kobj);
 	dmc_deferred_probe_del(dev);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
@@ -351,7 +354,7 @@ static void dmc_driver_bound(struct dmc_device *dev)
  * Return: 0 when bound, -EPROBE_DEFER when parked, another error when
  * @drv refused the device.
  */
-static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	char supplier[DMC_NAME_MAX + 1];
 	int trigger, ret;
@@ -400,6 +403,27 @@ defer:
 		 dev->p->waits_for ?: "unnamed");
 	dmc_deferred_probe_add(dev, trigger, drv);
 	return -EPROBE_DEFER;
+}
+
+/*
+ * Probe unless @drv is leaving: dmc_bus_remove_driver() clears the
+ * driver's back pointer, then waits for probes counted here before it
+ * unbinds, so no device stays bound to a driver that is gone.
+ */
+static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	struct dmc_driver_private *dp = READ_ONCE(drv->p);
+	int ret = -ENODEV;
+
+	if (!dp)
+		return ret;
+	atomic_inc(&dp->probing);
+	smp_mb__after_atomic();	/* count before the check; pairs with bus.c */
+	if (READ_ONCE(dp->driver) == drv)
+		ret = __dmc_really_probe(dev, drv);
+	if (atomic_dec_and_test(&dp->probing))
+		wake_up_var(&dp->probing);
+	return ret;
 }
 
 /* ---- asynchronous probing ---------------------------------------------------- */
@@ -660,8 +684,11 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 		dev->bus->remove(dev);
 	else if (drv->remove)
 		drv->remove(dev);
-	if (drv->p)
+	if (drv->p) {
+		dmc_sysfs_unlink(&drv->p->kobj, dev->kobj.name);
 		dmc_klist_del(&drv->p->klist_devices, &dev->p->knode_driver);
+	}
+	dmc_sysfs_unlink(&dev->kobj, "driver");
 	dev->driver = NULL;
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBOUND_DRIVER);
@@ -724,6 +751,98 @@ void dmc_driver_detach(struct dmc_driver *drv)
 {
 	dmc_driver_walk_devices(drv, drv, dmc_driver_detach_one);
 }
+
+/* ---- the driver's files: bind, unbind, uevent ---------------------------------- */
+
+/* The device of @drv's bus named in a write (one trailing newline allowed). */
+static struct dmc_device *dmc_driver_find_written(struct dmc_driver *drv,
+						  const char *buf, size_t count)
+{
+	char name[DMC_NAME_MAX + 1];
+	struct dmc_device *dev;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (!count || count > DMC_NAME_MAX)
+		return NULL;
+	memcpy(name, buf, count);
+	name[count] = '\0';
+	dev = dmc_bus_find_device_by_name(drv->bus, name);
+	if (!dev)
+		pr_err_ratelimited("dmcore: %s: no device '%s' on bus '%s'\n",
+				   drv->name, name, drv->bus->name);
+	return dev;
+}
+
+static ssize_t bind_store(struct dmc_driver *drv, const char *buf, size_t count)
+{
+	struct dmc_device *dev = dmc_driver_find_written(drv, buf, count);
+	int err;
+
+	if (!dev)
+		return -ENODEV;
+	err = dmc_device_driver_attach(drv, dev);
+	dmc_device_put(dev);
+	return err ?: count;
+}
+
+static ssize_t unbind_store(struct dmc_driver *drv, const char *buf, size_t count)
+{
+	struct dmc_device *dev = dmc_driver_find_written(drv, buf, count);
+	int err = -ENODEV;
+
+	if (!dev)
+		return -ENODEV;
+	if (dmc_device_driver_is(dev, drv)) {
+		dmc_device_release_driver(dev);
+		err = 0;
+	}
+	dmc_device_put(dev);
+	return err ?: count;
+}
+
+static ssize_t drv_uevent_store(struct dmc_driver *drv, const char *buf,
+				size_t count)
+{
+	enum dmc_kobject_action action;
+	int err;
+
+	err = dmc_kobject_action_parse(buf, count, &action);
+	if (!err)
+		err = dmc_kobject_synth_uevent(&drv->p->kobj, action);
+	return err ?: count;
+}
+
+static struct dmc_driver_attribute dmc_drv_attr_bind = {
+	.attr = { .name = "bind", .mode = 0200 },
+	.store = bind_store,
+};
+
+static struct dmc_driver_attribute dmc_drv_attr_unbind = {
+	.attr = { .name = "unbind", .mode = 0200 },
+	.store = unbind_store,
+};
+
+static struct dmc_driver_attribute dmc_drv_attr_uevent = {
+	.attr = { .name = "uevent", .mode = 0200 },
+	.store = drv_uevent_store,
+};
+
+static struct dmc_attribute *dmc_driver_core_attrs[] = {
+	&dmc_drv_attr_bind.attr,
+	&dmc_drv_attr_unbind.attr,
+	&dmc_drv_attr_uevent.attr,
+	NULL,
+};
+
+static const struct dmc_attribute_group dmc_driver_core_group = {
+	.attrs = dmc_driver_core_attrs,
+};
+
+const struct dmc_attribute_group *dmc_driver_core_groups[] = {
+	&dmc_driver_core_group,
+	NULL,
+};
 
 /* ---- registration -------------------------------------------------------------- */
 

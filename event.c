@@ -21,6 +21,7 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/poll.h>
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -28,6 +29,7 @@
 #include "base.h"
 
 static DEFINE_MUTEX(dmc_event_mutex);
+static DECLARE_WAIT_QUEUE_HEAD(dmc_event_waitq);
 static DEFINE_SPINLOCK(dmc_ring_lock);
 static LIST_HEAD(dmc_listeners);
 
@@ -273,6 +275,10 @@ static void dmc_event_log_append(struct dmc_uevent *ev)
 	dmc_uevent_put(old);
 }
 
+static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+				    enum dmc_kobject_action action,
+				    const char * const envp_ext[], bool synth);
+
 /**
  * dmc_kobject_uevent_env() - send an event with extra variables
  * @kobj: the object the event is about; the caller holds a reference
@@ -294,6 +300,38 @@ static void dmc_event_log_append(struct dmc_uevent *ev)
 int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 			   enum dmc_kobject_action action,
 			   const char * const envp_ext[])
+{
+	return __dmc_kobject_uevent_env(kobj, action, envp_ext, false);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_uevent_env);
+
+/**
+ * dmc_kobject_synth_uevent() - send an event again on a user's request
+ * @kobj: the object; the caller holds a reference
+ * @action: DMC_KOBJ_ADD, DMC_KOBJ_REMOVE or DMC_KOBJ_CHANGE
+ *
+ * What writing "add", "remove" or "change" to a uevent file does, as in
+ * Linux: the event goes out with SYNTH=1 and changes nothing in the
+ * model, not even whether dmc_kobject_del() will send "remove".
+ *
+ * Context: may sleep.
+ * Return: as dmc_kobject_uevent_env(); -EINVAL for any other action.
+ */
+int dmc_kobject_synth_uevent(struct dmc_kobject *kobj,
+			     enum dmc_kobject_action action)
+{
+	static const char * const synth[] = { "SYNTH=1", NULL };
+
+	if (action != DMC_KOBJ_ADD && action != DMC_KOBJ_REMOVE &&
+	    action != DMC_KOBJ_CHANGE)
+		return -EINVAL;
+	return __dmc_kobject_uevent_env(kobj, action, synth, true);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_synth_uevent);
+
+static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+				    enum dmc_kobject_action action,
+				    const char * const envp_ext[], bool synth)
 {
 	const struct dmc_kset_uevent_ops *ops;
 	struct dmc_listener *l;
@@ -385,9 +423,9 @@ int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 		err = -E2BIG;
 		goto out_free_path;
 	}
-	if (action == DMC_KOBJ_ADD)
+	if (action == DMC_KOBJ_ADD && !synth)
 		set_bit(DMC_KOBJ_ADD_SENT, &kobj->flags);
-	else if (action == DMC_KOBJ_REMOVE)
+	else if (action == DMC_KOBJ_REMOVE && !synth)
 		set_bit(DMC_KOBJ_REMOVE_SENT, &kobj->flags);
 	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
 	dmc_event_log_append(dmc_uevent_get(ev));
@@ -395,6 +433,7 @@ int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 		if (l->uevent)
 			l->uevent(l, ev);
 	mutex_unlock(&dmc_event_mutex);
+	wake_up_interruptible_all(&dmc_event_waitq);
 	dmc_uevent_put(ev);
 	err = 0;
 
@@ -406,7 +445,6 @@ out_put_kset:
 	dmc_kset_put(kset);
 	return err;
 }
-EXPORT_SYMBOL_GPL(dmc_kobject_uevent_env);
 
 /**
  * dmc_kobject_uevent() - send an event
@@ -458,6 +496,94 @@ struct dmc_uevent *dmc_event_log_next(u64 *pos, u64 *missed)
 	return ev;
 }
 EXPORT_SYMBOL_GPL(dmc_event_log_next);
+
+/* Is there an event with SEQNUM >= @pos in the log, or past it? */
+static bool dmc_event_log_ready(u64 pos)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+	bool ready;
+
+	spin_lock(&dmc_ring_lock);
+	ready = r->count &&
+		r->slots[(r->head + r->count - 1) % r->capacity]->seqnum >= pos;
+	spin_unlock(&dmc_ring_lock);
+	return ready;
+}
+
+/**
+ * dmc_event_log_wait() - sleep until the log has an event at or after @pos
+ * @pos: the SEQNUM a reader wants next
+ *
+ * Context: may sleep.
+ * Return: 0 when an event is there, -ERESTARTSYS on a signal.
+ */
+int dmc_event_log_wait(u64 pos)
+{
+	return wait_event_interruptible(dmc_event_waitq,
+					dmc_event_log_ready(pos ?: 1));
+}
+EXPORT_SYMBOL_GPL(dmc_event_log_wait);
+
+/**
+ * dmc_event_log_poll() - poll support for a reader of the log
+ * @file: the reader's file
+ * @wait: the poll table
+ * @pos: the SEQNUM the reader wants next
+ *
+ * Return: EPOLLIN | EPOLLRDNORM when an event is ready, else 0.
+ */
+__poll_t dmc_event_log_poll(struct file *file, struct poll_table_struct *wait,
+			    u64 pos)
+{
+	poll_wait(file, &dmc_event_waitq, wait);
+	return dmc_event_log_ready(pos ?: 1) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+EXPORT_SYMBOL_GPL(dmc_event_log_poll);
+
+/**
+ * dmc_kobject_uevent_vars() - the variables an event of @kobj would carry
+ * @kobj: the object; the caller holds a reference
+ * @buf: where "KEY=VALUE\n" lines are written
+ * @size: size of @buf
+ *
+ * The variables its kset's uevent() hook adds (as Linux's uevent file
+ * shows), without ACTION, DEVPATH, SUBSYSTEM and SEQNUM. Sends nothing.
+ *
+ * Context: may sleep.
+ * Return: the length written, 0 for an object without a kset above it or
+ * filtered out, or a negative errno.
+ */
+int dmc_kobject_uevent_vars(struct dmc_kobject *kobj, char *buf, size_t size)
+{
+	const struct dmc_kset_uevent_ops *ops;
+	struct dmc_uevent_env *env;
+	struct dmc_kset *kset;
+	unsigned int i;
+	int len = 0, err = 0;
+
+	if (!kobj || !buf || !size)
+		return -EINVAL;
+	buf[0] = '\0';
+	kset = dmc_kobject_subsystem_kset(kobj);
+	if (!kset)
+		return 0;
+	ops = kset->uevent_ops;
+	if (!ops || !ops->uevent || (ops->filter && !ops->filter(kobj)))
+		goto out;
+	env = kzalloc(sizeof(*env), GFP_KERNEL);
+	if (!env) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = ops->uevent(kobj, env);
+	for (i = 0; !err && i < env->envp_idx; i++)
+		len += scnprintf(buf + len, size - len, "%s\n", env->envp[i]);
+	kfree(env);
+out:
+	dmc_kset_put(kset);
+	return err ?: len;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_uevent_vars);
 
 /**
  * dmc_event_log_stats() - counters of the event log
@@ -610,6 +736,41 @@ void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 	list_for_each_entry(l, &dmc_listeners, node)
 		if (l->kobj_moved)
 			l->kobj_moved(l, kobj, old_parent);
+}
+
+/**
+ * dmc_sysfs_link() - tell listeners that @kobj has a link to @target
+ * @kobj: where the link lives
+ * @name: the link's name
+ * @target: what it points to
+ *
+ * The core keeps no list of links: they follow from the model (a bound
+ * device's "driver", a device's "subsystem"...), and the core calls this
+ * wherever one appears. Takes dmc_tree_mutex, so links and objects reach
+ * listeners in one order.
+ */
+void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
+		    struct dmc_kobject *target)
+{
+	struct dmc_listener *l;
+
+	mutex_lock(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->link_added)
+			l->link_added(l, kobj, name, target);
+	mutex_unlock(&dmc_tree_mutex);
+}
+
+/* The counterpart of dmc_sysfs_link(). */
+void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name)
+{
+	struct dmc_listener *l;
+
+	mutex_lock(&dmc_tree_mutex);
+	list_for_each_entry(l, &dmc_listeners, node)
+		if (l->link_removed)
+			l->link_removed(l, kobj, name);
+	mutex_unlock(&dmc_tree_mutex);
 }
 
 int dmc_event_init(unsigned int capacity)

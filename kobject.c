@@ -953,6 +953,135 @@ struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_create_and_add);
 
+/* ---- attributes ------------------------------------------------------------ */
+
+/**
+ * dmc_kobject_walk_groups() - call @fn for each attribute group of @kobj
+ * @kobj: the object
+ * @data: passed to @fn
+ * @fn: called for each group; a nonzero return stops the walk
+ *
+ * The groups are the type's walk_groups() when it has one (a device has
+ * its own, its type's, its bus's and its class's), else its
+ * default_groups. This is how a view such as the debugfs export learns
+ * which files an object has.
+ *
+ * Return: the first nonzero value of @fn, or 0.
+ */
+int dmc_kobject_walk_groups(struct dmc_kobject *kobj, void *data,
+			    int (*fn)(struct dmc_kobject *kobj,
+				      const struct dmc_attribute_group *grp,
+				      void *data))
+{
+	const struct dmc_attribute_group **g;
+	int ret = 0;
+
+	if (!kobj || !kobj->ktype || !fn)
+		return 0;
+	if (kobj->ktype->walk_groups)
+		return kobj->ktype->walk_groups(kobj, data, fn);
+	for (g = kobj->ktype->default_groups; g && *g && !ret; g++)
+		ret = fn(kobj, *g, data);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_walk_groups);
+
+/**
+ * dmc_kobject_attr_show() - read an attribute through the object's type
+ * @kobj: the object; the caller holds a reference
+ * @attr: one of its attributes
+ * @buf: a PAGE_SIZE buffer
+ *
+ * Context: may sleep.
+ * Return: the length written, -EIO if the type cannot show it, or the
+ * show method's error.
+ */
+ssize_t dmc_kobject_attr_show(struct dmc_kobject *kobj,
+			      struct dmc_attribute *attr, char *buf)
+{
+	const struct dmc_sysfs_ops *ops = kobj->ktype ? kobj->ktype->sysfs_ops : NULL;
+	ssize_t ret;
+
+	if (!ops || !ops->show)
+		return -EIO;
+	ret = ops->show(kobj, attr, buf);
+	if (ret > (ssize_t)PAGE_SIZE) {
+		pr_err_ratelimited("dmcore: show of '%s' returned %zd bytes\n",
+				   attr->name, ret);
+		ret = PAGE_SIZE;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_attr_show);
+
+/**
+ * dmc_kobject_attr_store() - write an attribute through the object's type
+ * @kobj: the object; the caller holds a reference
+ * @attr: one of its attributes
+ * @buf: the value, NUL-terminated
+ * @count: its length
+ *
+ * Context: may sleep.
+ * Return: @count or the store method's result, -EIO if the type cannot
+ * store it.
+ */
+ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
+			       struct dmc_attribute *attr, const char *buf,
+			       size_t count)
+{
+	const struct dmc_sysfs_ops *ops = kobj->ktype ? kobj->ktype->sysfs_ops : NULL;
+
+	if (!ops || !ops->store)
+		return -EIO;
+	return ops->store(kobj, attr, buf, count);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_attr_store);
+
+/**
+ * dmc_kobject_lookup_path() - find an object by its path
+ * @path: "/devices/a/b" (the leading '/' may be left out)
+ *
+ * Each component is looked up in the (parent, name) index.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: the object with a reference (put it), or NULL.
+ */
+struct dmc_kobject *dmc_kobject_lookup_path(const char *path)
+{
+	struct dmc_kobject *kobj = NULL, *next;
+	const char *p = path, *slash;
+	char name[DMC_NAME_MAX + 1];
+	size_t len;
+
+	if (!path)
+		return NULL;
+	mutex_lock(&dmc_tree_mutex);
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		slash = strchrnul(p, '/');
+		len = slash - p;
+		if (len > DMC_NAME_MAX)
+			goto fail;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		next = dmc_sib_lookup(kobj, name);
+		if (!next)
+			goto fail;
+		kobj = next;
+		p = slash;
+	}
+	kobj = dmc_kobject_get_unless_zero(kobj);
+	mutex_unlock(&dmc_tree_mutex);
+	return kobj;
+fail:
+	mutex_unlock(&dmc_tree_mutex);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_lookup_path);
+
 /* ---- whole-tree helpers for the module and the listeners ----------------- */
 
 static void dmc_replay_one(struct dmc_listener *l, struct dmc_kobject *kobj)
@@ -978,6 +1107,37 @@ void dmc_tree_replay(struct dmc_listener *l)
 		return;
 	list_for_each_entry(kobj, &dmc_roots, sibling)
 		dmc_replay_one(l, kobj);
+}
+
+/*
+ * Count live kobjects by type name into @names/@counts (at most @max
+ * distinct types, the rest under "other"); return the number of types.
+ */
+unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
+				      unsigned int max)
+{
+	struct dmc_kobject *kobj;
+	unsigned int n = 0, i;
+	const char *name;
+
+	spin_lock(&dmc_live_lock);
+	list_for_each_entry(kobj, &dmc_live, live) {
+		name = dmc_ktype_name(kobj);
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i], name))
+				break;
+		if (i == n) {
+			if (n == max) {
+				i = max - 1;
+				names[i] = "other";
+			} else {
+				names[n++] = name;
+			}
+		}
+		counts[i]++;
+	}
+	spin_unlock(&dmc_live_lock);
+	return n;
 }
 
 unsigned long dmc_kobject_live_count(void)

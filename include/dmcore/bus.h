@@ -56,6 +56,18 @@ enum dmc_bus_notify {
 	DMC_BUS_NOTIFY_DRIVER_NOT_BOUND, /* the probe failed */
 };
 
+/**
+ * struct dmc_bus_attribute - an attribute of a bus
+ * @attr: name and mode
+ * @show: fill @buf (PAGE_SIZE); return the length or a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno
+ */
+struct dmc_bus_attribute {
+	struct dmc_attribute attr;
+	ssize_t (*show)(struct dmc_bus_type *bus, char *buf);
+	ssize_t (*store)(struct dmc_bus_type *bus, const char *buf, size_t count);
+};
+
 int dmc_bus_register(struct dmc_bus_type *bus);
 void dmc_bus_unregister(struct dmc_bus_type *bus);
 struct dmc_bus_type *dmc_bus_find(const char *name);

@@ -12,6 +12,7 @@
 #define _DMCORE_DEVICE_H
 
 #include <linux/mutex.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
@@ -79,6 +80,31 @@ struct dmc_device {
 	struct mutex mutex;	/* the device lock: see above */
 	void (*release)(struct dmc_device *dev);
 };
+
+/**
+ * struct dmc_device_attribute - an attribute of a device
+ * @attr: name and mode
+ * @show: fill @buf (PAGE_SIZE) and return the length, or a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno.
+ *	Must not delete @dev itself.
+ *
+ * Put them in a struct dmc_attribute_group of the device (@groups), its
+ * type, its bus (dev_groups) or its class (dev_groups).
+ */
+struct dmc_device_attribute {
+	struct dmc_attribute attr;
+	ssize_t (*show)(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			char *buf);
+	ssize_t (*store)(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			 const char *buf, size_t count);
+};
+
+#define DMC_DEVICE_ATTR(_name, _mode, _show, _store)			\
+	struct dmc_device_attribute dmc_dev_attr_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = _mode },	\
+		.show = _show,						\
+		.store = _store,					\
+	}
 
 static inline struct dmc_device *to_dmc_device(struct dmc_kobject *kobj)
 {

@@ -54,6 +54,18 @@ struct dmc_driver {
 	struct dmc_driver_private *p;
 };
 
+/**
+ * struct dmc_driver_attribute - an attribute of a driver
+ * @attr: name and mode
+ * @show: fill @buf (PAGE_SIZE); return the length or a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno
+ */
+struct dmc_driver_attribute {
+	struct dmc_attribute attr;
+	ssize_t (*show)(struct dmc_driver *drv, char *buf);
+	ssize_t (*store)(struct dmc_driver *drv, const char *buf, size_t count);
+};
+
 int dmc_driver_register(struct dmc_driver *drv);
 void dmc_driver_unregister(struct dmc_driver *drv);
 bool dmc_driver_is_registered(const struct dmc_driver *drv);

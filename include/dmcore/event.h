@@ -18,6 +18,8 @@
 #include <linux/types.h>
 
 struct dmc_kobject;
+struct file;
+struct poll_table_struct;
 
 /* Bounds on the variables of one event; exceeding them is -E2BIG. */
 #define DMC_UEVENT_NUM_ENVP	64	/* variables, including the four fixed */
@@ -100,11 +102,16 @@ struct dmc_event_stats {
  * @kobj_removed: @kobj left the tree (its children already have)
  * @kobj_renamed: @kobj was renamed from @old_name
  * @kobj_moved: @kobj moved from under @old_parent
+ * @link_added: @kobj got a symbolic link @name to @target (a device's
+ *	"driver" and "subsystem", a bus's and a class's view of a device)
+ * @link_removed: @kobj's link @name went away
  * @uevent: an event was sent; called in SEQNUM order
  *
- * The tree callbacks run with the core's tree lock held, in the order the
- * changes happened, so a listener sees a parent before its children; they
- * may sleep and take references, but must not change the tree. @uevent
+ * The tree and link callbacks run with the core's tree lock held, in the
+ * order the changes happened, so a listener sees a parent before its
+ * children and a link's directory before the link; they may sleep and
+ * take references, but must not change the tree. Links are not replayed
+ * at registration, only objects. @uevent
  * runs with the event lock held and must not send events. Any callback may
  * be NULL.
  */
@@ -115,6 +122,10 @@ struct dmc_listener {
 			     const char *old_name);
 	void (*kobj_moved)(struct dmc_listener *l, struct dmc_kobject *kobj,
 			   struct dmc_kobject *old_parent);
+	void (*link_added)(struct dmc_listener *l, struct dmc_kobject *kobj,
+			   const char *name, struct dmc_kobject *target);
+	void (*link_removed)(struct dmc_listener *l, struct dmc_kobject *kobj,
+			     const char *name);
 	void (*uevent)(struct dmc_listener *l, const struct dmc_uevent *ev);
 
 	/* private to the core */
@@ -132,6 +143,8 @@ int dmc_kobject_uevent(struct dmc_kobject *kobj,
 int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 			   enum dmc_kobject_action action,
 			   const char * const envp_ext[]);
+int dmc_kobject_synth_uevent(struct dmc_kobject *kobj,
+			     enum dmc_kobject_action action);
 
 const char *dmc_uevent_var(const struct dmc_uevent *ev, const char *key);
 struct dmc_uevent *dmc_uevent_get(struct dmc_uevent *ev);
@@ -140,6 +153,11 @@ void dmc_uevent_put(struct dmc_uevent *ev);
 struct dmc_uevent *dmc_event_log_next(u64 *pos, u64 *missed);
 void dmc_event_log_stats(struct dmc_event_stats *stats);
 int dmc_event_log_set_capacity(unsigned int capacity);
+
+int dmc_event_log_wait(u64 pos);
+__poll_t dmc_event_log_poll(struct file *file, struct poll_table_struct *wait,
+			    u64 pos);
+int dmc_kobject_uevent_vars(struct dmc_kobject *kobj, char *buf, size_t size);
 
 int dmc_listener_register(struct dmc_listener *l);
 void dmc_listener_unregister(struct dmc_listener *l);

@@ -66,12 +66,19 @@ struct dmc_sysfs_ops {
  * @sysfs_ops: attribute access, or NULL when the type has no attributes
  * @default_groups: NULL-terminated attribute groups every object of the
  *	type shows
+ * @walk_groups: for types whose groups depend on the object (a device
+ *	shows its bus's and class's groups too): call @fn for each group of
+ *	@kobj, stopping at a nonzero return. NULL: @default_groups are used.
  */
 struct dmc_kobj_type {
 	const char *name;
 	void (*release)(struct dmc_kobject *kobj);
 	const struct dmc_sysfs_ops *sysfs_ops;
 	const struct dmc_attribute_group **default_groups;
+	int (*walk_groups)(struct dmc_kobject *kobj, void *data,
+			   int (*fn)(struct dmc_kobject *kobj,
+				     const struct dmc_attribute_group *grp,
+				     void *data));
 };
 
 /* Bits of dmc_kobject.flags; changed with atomic bitops. */
@@ -145,6 +152,17 @@ struct dmc_kobject *dmc_kobject_find_child(struct dmc_kobject *parent,
 unsigned int dmc_kobject_refcount(const struct dmc_kobject *kobj);
 struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
 					       struct dmc_kobject *parent);
+
+int dmc_kobject_walk_groups(struct dmc_kobject *kobj, void *data,
+			    int (*fn)(struct dmc_kobject *kobj,
+				      const struct dmc_attribute_group *grp,
+				      void *data));
+ssize_t dmc_kobject_attr_show(struct dmc_kobject *kobj,
+			      struct dmc_attribute *attr, char *buf);
+ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
+			       struct dmc_attribute *attr, const char *buf,
+			       size_t count);
+struct dmc_kobject *dmc_kobject_lookup_path(const char *path);
 
 /* Misuse counter: incremented by every WARN the core raises at a caller. */
 unsigned long dmc_misuse_count(void);
