@@ -13,7 +13,49 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-DEMO_SCENES="load tree events unload"
+DEMO_SCENES="load build views bind power attr events teardown unload"
+
+C=$DMC_DIR/control
+D=$DMC_DIR/devices
+SOC=$DMC_DIR/bus/soc
+
+# ctl COMMAND -- show a control command, then write it (one line, one write).
+ctl() {
+	echo "# echo '$1' > control"
+	echo "$1" >"$C" || { echo "    (refused)"; return 1; }
+}
+
+# dev_path NAME -- where device NAME of this demo lives under devices/.
+dev_path() {
+	case "$1" in
+	soc0) echo "$D/soc0" ;;
+	*) echo "$D/soc0/$1" ;;
+	esac
+}
+
+# binding NAME... -- one line per device: which driver it is bound to.
+binding() {
+	for d in "$@"; do
+		p=$(dev_path "$d")
+		if [ ! -d "$p" ]; then
+			printf '    %-6s (not in the tree)\n' "$d"
+		elif [ -L "$p/driver" ]; then
+			printf '    %-6s bound to %s\n' "$d" "$(basename "$(readlink "$p/driver")")"
+		else
+			printf '    %-6s unbound\n' "$d"
+		fi
+	done
+}
+
+# power_states NAME... -- one line per device: its power/state.
+power_states() {
+	for d in "$@"; do
+		printf '    %-6s %s\n' "$d" "$(cat "$(dev_path "$d")/power/state" 2>&1)"
+	done
+}
+
+# settle -- let deferred and asynchronous probes run.
+settle() { sleep 1; }
 
 scene_no=0
 scene_heading() {
@@ -33,22 +75,92 @@ scene_load() {
 	dmesg | grep 'dmcore:' | grep -v 'taints kernel\|verification failed' | sed 's/^/    /'
 }
 
-scene_tree() {
-	scene_heading "The model as dmcore exports it ($DMC_DIR)"
-	dmc_say "dmcore mirrors its objects into debugfs, as the kernel does in sysfs:" \
-		"directories are objects, 'a -> b' are links between them, and small" \
-		"files are shown with their contents."
+scene_build() {
+	scene_heading "Building a small system through $DMC_DIR/control"
+	dmc_say "Each line written to the control file makes one object, as a" \
+		"platform's code would: a bus 'soc' (how devices meet drivers), a" \
+		"class 'tty' (what a device is for), drivers on the bus, devices."
+	dmc_say "uartdrv only probes once device clk0 is bound to a driver (it needs" \
+		"the clock); it is registered first, with uart0, so its probe defers."
 	echo
-	dmc_tree "$DMC_DIR" 300 | sed 's/^/    /'
+	ctl "bus add soc" || return 1
+	ctl "class add tty" || return 1
+	ctl "driver add uartdrv bus=soc match=uart* probe=defer:clk0" || return 1
+	ctl "device add soc0" || return 1
+	ctl "device add clk0 bus=soc parent=/devices/soc0" || return 1
+	ctl "device add uart0 bus=soc parent=/devices/soc0 class=tty attr=baud=115200" || return 1
+	settle
+	echo
+	dmc_say "uartdrv matched uart0 but its probe deferred (clk0 has no driver yet):"
+	binding clk0 uart0
+	echo
+	dmc_say "Now the clock driver arrives. It binds clk0, which retries the" \
+		"deferred probe of uart0:"
+	ctl "driver add clkdrv bus=soc match=clk*" || return 1
+	settle
+	binding clk0 uart0
+}
+
+scene_views() {
+	scene_heading "One model, three views"
+	dmc_say "devices/ is the device hierarchy (parent and children): uart0 and" \
+		"clk0 sit under soc0. Each device links to its driver and subsystem."
+	echo
+	dmc_tree "$D" | sed 's/^/    /'
+	echo
+	dmc_say "bus/soc/ is the same devices seen from their bus: the devices on it" \
+		"and its drivers, each driver listing the devices it is bound to."
+	dmc_say "Links resolved: $(cd "$SOC/devices" && for l in *; do printf '%s -> %s  ' "$l" "$(cd -P "$l" && pwd | sed "s|^$DMC_DIR/||")"; done)"
+	echo
+	dmc_tree "$SOC" | sed 's/^/    /'
+	echo
+	dmc_say "class/tty/ groups devices by what they do, whatever their bus:"
+	dmc_say "Links resolved: $(cd "$DMC_DIR/class/tty" && for l in *; do printf '%s -> %s  ' "$l" "$(cd -P "$l" && pwd | sed "s|^$DMC_DIR/||")"; done)"
+	echo
+	dmc_tree "$DMC_DIR/class/tty" | sed 's/^/    /'
+}
+
+scene_bind() {
+	scene_heading "Unbinding and binding by hand (bus/soc/drivers/uartdrv/)"
+	dmc_say "Writing a device's name to a driver's unbind file detaches it" \
+		"(the driver's remove runs); bind attaches it again (probe runs)."
+	echo
+	dmc_run sh -c "echo uart0 > $SOC/drivers/uartdrv/unbind" || return 1
+	binding uart0
+	dmc_run sh -c "echo uart0 > $SOC/drivers/uartdrv/bind" || return 1
+	binding uart0
+}
+
+scene_power() {
+	scene_heading "System suspend and resume"
+	dmc_say "'suspend' suspends every device, children before their parents;" \
+		"'resume' wakes them in the reverse order. power/state of each:"
+	echo
+	power_states soc0 clk0 uart0
+	ctl "suspend" || return 1
+	power_states soc0 clk0 uart0
+	ctl "resume" || return 1
+	power_states soc0 clk0 uart0
+}
+
+scene_attr() {
+	scene_heading "A device attribute (devices/soc0/uart0/baud)"
+	dmc_say "Attributes are a device's small files, read and written like sysfs:"
+	echo
+	b=$(dev_path uart0)/baud
+	dmc_run cat "$b"
+	dmc_run sh -c "echo 9600 > $b"
+	dmc_run cat "$b"
 }
 
 scene_events() {
 	scene_heading "The event log ($DMC_DIR/events)"
-	dmc_say "Every add, remove and change in the model is logged as an event" \
-		"(the kernel's uevents play this part):"
+	dmc_say "Every add, remove, bind and unbind in the model is logged as an" \
+		"event, as the kernel sends uevents to udev. The file waits for new" \
+		"events like 'udevadm monitor'; here we read for 2 seconds:"
 	echo
 	if [ -r "$DMC_DIR/events" ]; then
-		out=$(timeout 5 cat "$DMC_DIR/events")
+		out=$(timeout 2 cat "$DMC_DIR/events" 2>/dev/null)
 		if [ -n "$out" ]; then
 			printf '%s\n' "$out" | sed 's/^/    /'
 		else
@@ -57,6 +169,24 @@ scene_events() {
 	else
 		echo "    (this build has no events file)"
 	fi
+}
+
+scene_teardown() {
+	scene_heading "Taking the system down through control"
+	dmc_say "Devices go first (their drivers unbind), then drivers, class, bus:"
+	echo
+	ctl "device del /devices/soc0/uart0"
+	ctl "device del /devices/soc0/clk0"
+	ctl "device del /devices/soc0"
+	ctl "driver del uartdrv"
+	ctl "driver del clkdrv"
+	ctl "class del tty"
+	ctl "bus del soc"
+	sleep 1
+	echo
+	dmc_say "What is left:"
+	for v in devices bus class; do dmc_tree "$DMC_DIR/$v"; done | sed "s/^/    /"
+	grep objects_live "$DMC_DIR/stats" | sed "s/^/    /"
 }
 
 scene_unload() {
