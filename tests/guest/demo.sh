@@ -54,6 +54,42 @@ power_states() {
 	done
 }
 
+# wr VALUE FILE -- show and do "echo VALUE > FILE", FILE relative to $DMC_DIR.
+wr() {
+	echo "# echo $1 > $2"
+	echo "$1" >"$DMC_DIR/$2"
+}
+
+# events_raw -- the event log so far. The file blocks for new events, so
+# the read is bounded; the subshell's stderr is dropped so that the shell's
+# "Terminated" when timeout ends cat does not show.
+events_raw() {
+	(exec 2>/dev/null; timeout 2 cat "$DMC_DIR/events"; :)
+}
+
+# show_events SEQ -- the events after number SEQ, one line each.
+show_events() {
+	out=$(events_raw | awk -v after="$1" 'BEGIN { RS = "" } {
+		gsub(/\n/, " "); n = $1; sub(/^SEQNUM=/, "", n)
+		if (n + 0 > after + 0) print "    " $0 }')
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+	else
+		echo "    (no events)"
+	fi
+}
+
+# last_seqnum -- the number of the last event logged.
+last_seqnum() { sed -n 's/^last_seqnum //p' "$DMC_DIR/stats"; }
+
+# resolved DIR -- where each link in DIR leads (relative to $DMC_DIR).
+resolved() {
+	for l in "$1"/*; do
+		[ -L "$l" ] || continue
+		echo "  ${l#"$DMC_DIR"/} is $(cd -P "$l" && pwd | sed "s|^$DMC_DIR/||")"
+	done
+}
+
 # settle -- let deferred and asynchronous probes run.
 settle() { sleep 1; }
 
@@ -82,6 +118,7 @@ scene_build() {
 		"class 'tty' (what a device is for), drivers on the bus, devices."
 	dmc_say "uartdrv only probes once device clk0 is bound to a driver (it needs" \
 		"the clock); it is registered first, with uart0, so its probe defers."
+	dmc_say "(Paths from here on are relative to $DMC_DIR.)"
 	echo
 	ctl "bus add soc" || return 1
 	ctl "class add tty" || return 1
@@ -110,12 +147,12 @@ scene_views() {
 	echo
 	dmc_say "bus/soc/ is the same devices seen from their bus: the devices on it" \
 		"and its drivers, each driver listing the devices it is bound to."
-	dmc_say "Links resolved: $(cd "$SOC/devices" && for l in *; do printf '%s -> %s  ' "$l" "$(cd -P "$l" && pwd | sed "s|^$DMC_DIR/||")"; done)"
+	resolved "$SOC/devices"
 	echo
 	dmc_tree "$SOC" | sed 's/^/    /'
 	echo
 	dmc_say "class/tty/ groups devices by what they do, whatever their bus:"
-	dmc_say "Links resolved: $(cd "$DMC_DIR/class/tty" && for l in *; do printf '%s -> %s  ' "$l" "$(cd -P "$l" && pwd | sed "s|^$DMC_DIR/||")"; done)"
+	resolved "$DMC_DIR/class/tty"
 	echo
 	dmc_tree "$DMC_DIR/class/tty" | sed 's/^/    /'
 }
@@ -125,9 +162,9 @@ scene_bind() {
 	dmc_say "Writing a device's name to a driver's unbind file detaches it" \
 		"(the driver's remove runs); bind attaches it again (probe runs)."
 	echo
-	dmc_run sh -c "echo uart0 > $SOC/drivers/uartdrv/unbind" || return 1
+	wr uart0 bus/soc/drivers/uartdrv/unbind || return 1
 	binding uart0
-	dmc_run sh -c "echo uart0 > $SOC/drivers/uartdrv/bind" || return 1
+	wr uart0 bus/soc/drivers/uartdrv/bind || return 1
 	binding uart0
 }
 
@@ -147,34 +184,29 @@ scene_attr() {
 	scene_heading "A device attribute (devices/soc0/uart0/baud)"
 	dmc_say "Attributes are a device's small files, read and written like sysfs:"
 	echo
-	b=$(dev_path uart0)/baud
-	dmc_run cat "$b"
-	dmc_run sh -c "echo 9600 > $b"
-	dmc_run cat "$b"
+	echo "# cat devices/soc0/uart0/baud"
+	cat "$D/soc0/uart0/baud"
+	wr 9600 devices/soc0/uart0/baud || return 1
+	echo "# cat devices/soc0/uart0/baud"
+	cat "$D/soc0/uart0/baud"
 }
 
 scene_events() {
 	scene_heading "The event log ($DMC_DIR/events)"
 	dmc_say "Every add, remove, bind and unbind in the model is logged as an" \
 		"event, as the kernel sends uevents to udev. The file waits for new" \
-		"events like 'udevadm monitor'; here we read for 2 seconds:"
+		"events like 'udevadm monitor'; here we read for 2 seconds." \
+		"soc0 has neither bus nor class, so, as in Linux, it sends none." \
+		"SUBSYSTEM is the device's bus (or class), or bus/drivers/class:"
 	echo
-	if [ -r "$DMC_DIR/events" ]; then
-		out=$(timeout 2 cat "$DMC_DIR/events" 2>/dev/null)
-		if [ -n "$out" ]; then
-			printf '%s\n' "$out" | sed 's/^/    /'
-		else
-			echo "    (no events yet)"
-		fi
-	else
-		echo "    (this build has no events file)"
-	fi
+	show_events 0
 }
 
 scene_teardown() {
 	scene_heading "Taking the system down through control"
 	dmc_say "Devices go first (their drivers unbind), then drivers, class, bus:"
 	echo
+	seq=$(last_seqnum)
 	ctl "device del /devices/soc0/uart0"
 	ctl "device del /devices/soc0/clk0"
 	ctl "device del /devices/soc0"
@@ -186,7 +218,11 @@ scene_teardown() {
 	echo
 	dmc_say "What is left:"
 	for v in devices bus class; do dmc_tree "$DMC_DIR/$v"; done | sed "s/^/    /"
+	dmc_say "Only the roots devices/, devices/virtual/, bus/ and class/ remain:"
 	grep objects_live "$DMC_DIR/stats" | sed "s/^/    /"
+	echo
+	dmc_say "The events of the teardown (unbind before remove, children first):"
+	show_events "$seq"
 }
 
 scene_unload() {
@@ -195,7 +231,8 @@ scene_unload() {
 		"reference count never reached zero; it should say 0:"
 	echo
 	dmc_run rmmod dmcore || return 1
-	dmesg | grep 'dmcore: \(unloaded\|LEAK\)' | sed 's/^/    /'
+	echo "# dmesg | grep dmcore"
+	dmesg | grep 'dmcore' | grep -v 'taints kernel\|verification failed' | sed 's/^/    /'
 }
 
 rc=0
