@@ -10,6 +10,10 @@
 # (start it with scene_heading and a few dmc_say lines saying what the reader
 # is about to see) and add <name> to DEMO_SCENES, before "unload". Use
 # scene_heading for the title: scenes are numbered in the order they run.
+# "build" makes the bus soc, class tty, drivers clkdrv and uartdrv and
+# devices soc0, clk0 and uart0 through the control file; views, bind,
+# power and attr use them, and teardown deletes them, so those scenes
+# need build to have run first.
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
