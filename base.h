@@ -252,6 +252,7 @@ void dmc_bus_remove_driver(struct dmc_driver *drv);
 struct dmc_subsys_private *dmc_subsys_alloc(const char *name);
 void dmc_subsys_free(struct dmc_subsys_private *priv);
 void dmc_subsys_release(struct dmc_kobject *kobj);
+extern const struct dmc_kset_uevent_ops dmc_bus_uevent_ops;
 
 /* class.c */
 int dmc_class_add_device(struct dmc_device *dev);

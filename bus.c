@@ -179,6 +179,20 @@ static const struct dmc_kobj_type dmc_bus_ktype = {
 	.walk_groups = dmc_bus_walk_groups,
 };
 
+/*
+ * Of the objects under bus/, only the buses themselves send events (as
+ * Linux's bus_uevent_filter() decides): not their devices/ and drivers/
+ * sets. Drivers send theirs through the drivers/ set.
+ */
+static int dmc_bus_uevent_filter(const struct dmc_kobject *kobj)
+{
+	return kobj->ktype == &dmc_bus_ktype;
+}
+
+const struct dmc_kset_uevent_ops dmc_bus_uevent_ops = {
+	.filter = dmc_bus_uevent_filter,
+};
+
 static bool dmc_bus_dev_get(struct dmc_klist_node *n)
 {
 	return dmc_kobject_get_unless_zero(&container_of(n, struct dmc_device_private,

@@ -818,7 +818,7 @@ static int __init dmc_init(void)
 						     &dmc_devices_kset->kobj);
 	if (!dmc_virtual_dir)
 		goto err_devices;
-	dmc_bus_kset = dmc_kset_create_and_add("bus", NULL, NULL);
+	dmc_bus_kset = dmc_kset_create_and_add("bus", &dmc_bus_uevent_ops, NULL);
 	if (!dmc_bus_kset)
 		goto err_virtual;
 	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
