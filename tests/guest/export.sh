@@ -139,11 +139,12 @@ check "class device without driver has no driver link" test ! -e $D/ex0/ec0/driv
 all_links() {
 	bad=0
 	nl=0
-	for l in $(find $DMC_DIR -type l); do
+	find $DMC_DIR -type l >$T/linklist
+	while read -r l; do
 		nl=$((nl + 1))
 		case $(readlink "$l") in /* | '') echo "# absolute: $l"; bad=1 ;; esac
 		(cd "$l" 2>/dev/null) || { echo "# dangling: $l -> $(readlink "$l")"; bad=1; }
-	done
+	done <$T/linklist
 	echo "# $nl links"
 	[ $nl -ge 8 ] && [ $bad -eq 0 ]
 }
