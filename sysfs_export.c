@@ -24,8 +24,9 @@
  * object only through the node, under the node's lock, and only while the
  * node is alive: when the object leaves the tree the node is marked dead
  * first, so a file held open returns -ENODEV from then on (-EIO from
- * debugfs once the directory has been reaped), never stale data. The object's directory is then renamed into dmcore/.removed/ and
- * removed by a worker: debugfs_remove() waits for reads and writes in
+ * debugfs once the directory has been reaped), never stale data. The
+ * object's directory is then renamed into dmcore/.removed/ and removed
+ * by a worker: debugfs_remove() waits for reads and writes in
  * flight, and one of those may itself be waiting for the core's tree lock,
  * which the listener holds, so waiting right there could deadlock.
  */
