@@ -72,13 +72,7 @@ static const struct dmc_sysfs_ops dmc_bus_sysfs_ops = {
 static ssize_t bus_uevent_store(struct dmc_bus_type *bus, const char *buf,
 				size_t count)
 {
-	enum dmc_kobject_action action;
-	int err;
-
-	err = dmc_kobject_action_parse(buf, count, &action);
-	if (!err)
-		err = dmc_kobject_synth_uevent(&bus->p->subsys.kobj, action);
-	return err ?: count;
+	return dmc_kobject_uevent_store(&bus->p->subsys.kobj, buf, count);
 }
 
 static ssize_t drivers_autoprobe_show(struct dmc_bus_type *bus, char *buf)

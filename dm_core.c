@@ -95,18 +95,7 @@ static ssize_t uevent_show(struct dmc_device *dev, struct dmc_device_attribute *
 static ssize_t uevent_store(struct dmc_device *dev, struct dmc_device_attribute *attr,
 			    const char *buf, size_t count)
 {
-	enum dmc_kobject_action action;
-	int err;
-
-	err = dmc_kobject_action_parse(buf, count, &action);
-	if (!err)
-		err = dmc_kobject_synth_uevent(&dev->kobj, action);
-	if (err) {
-		pr_err_ratelimited("dmcore: %s/uevent: '%.*s' is not add, remove or change\n",
-				   dmc_dev_name(dev), (int)min_t(size_t, count, 16), buf);
-		return err;
-	}
-	return count;
+	return dmc_kobject_uevent_store(&dev->kobj, buf, count);
 }
 static DMC_DEVICE_ATTR(uevent, 0644, uevent_show, uevent_store);
 

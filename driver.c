@@ -804,13 +804,7 @@ static ssize_t unbind_store(struct dmc_driver *drv, const char *buf, size_t coun
 static ssize_t drv_uevent_store(struct dmc_driver *drv, const char *buf,
 				size_t count)
 {
-	enum dmc_kobject_action action;
-	int err;
-
-	err = dmc_kobject_action_parse(buf, count, &action);
-	if (!err)
-		err = dmc_kobject_synth_uevent(&drv->p->kobj, action);
-	return err ?: count;
+	return dmc_kobject_uevent_store(&drv->p->kobj, buf, count);
 }
 
 static struct dmc_driver_attribute dmc_drv_attr_bind = {

@@ -329,6 +329,33 @@ int dmc_kobject_synth_uevent(struct dmc_kobject *kobj,
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_synth_uevent);
 
+/**
+ * dmc_kobject_uevent_store() - what writing to a uevent file does
+ * @kobj: the object; the caller holds a reference
+ * @buf: the text written, e.g. "change\n"
+ * @count: its length
+ *
+ * Shared by the uevent files of devices, drivers and buses.
+ *
+ * Return: @count, or -EINVAL (logged) for anything but add, remove or
+ * change, or the error of dmc_kobject_synth_uevent().
+ */
+ssize_t dmc_kobject_uevent_store(struct dmc_kobject *kobj, const char *buf,
+				 size_t count)
+{
+	enum dmc_kobject_action action;
+	int err;
+
+	err = dmc_kobject_action_parse(buf, count, &action);
+	if (!err)
+		err = dmc_kobject_synth_uevent(kobj, action);
+	if (err == -EINVAL)
+		pr_err_ratelimited("dmcore: %s/uevent: '%.*s' is not add, remove or change\n",
+				   kobj->name, (int)min_t(size_t, count, 16), buf);
+	return err ?: count;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_uevent_store);
+
 static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				    enum dmc_kobject_action action,
 				    const char * const envp_ext[], bool synth)

@@ -145,6 +145,8 @@ int dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 			   const char * const envp_ext[]);
 int dmc_kobject_synth_uevent(struct dmc_kobject *kobj,
 			     enum dmc_kobject_action action);
+ssize_t dmc_kobject_uevent_store(struct dmc_kobject *kobj, const char *buf,
+				 size_t count);
 
 const char *dmc_uevent_var(const struct dmc_uevent *ev, const char *key);
 struct dmc_uevent *dmc_uevent_get(struct dmc_uevent *ev);
