@@ -270,6 +270,7 @@ bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
 bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
 
 extern const struct dmc_attribute_group *dmc_driver_core_groups[];
+extern const struct dmc_attribute_group *dmc_driver_uevent_groups[];
 
 /* link.c */
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
@@ -291,6 +292,10 @@ extern struct dmc_kset *dmc_class_kset;
 extern struct dmc_kobject *dmc_virtual_dir;
 
 /* sysfs_export.c: the debugfs mirror, a listener like any other */
+int dmc_bridge_init(void);
+void dmc_bridge_exit(void);
+void dmc_bridge_settle(void);
+
 int dmc_export_init(void);
 void dmc_export_exit(void);
 

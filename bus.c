@@ -717,7 +717,10 @@ static const struct dmc_sysfs_ops dmc_drv_sysfs_ops = {
 	.store = dmc_drv_attr_store,
 };
 
-/* A driver's groups: the core's (bind, unbind, uevent), its bus's, its own. */
+/*
+ * A driver's groups: the core's (bind, unbind, uevent; only uevent with
+ * suppress_bind_attrs), its bus's, its own.
+ */
 static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 				  int (*fn)(struct dmc_kobject *kobj,
 					    const struct dmc_attribute_group *grp,
@@ -726,7 +729,9 @@ static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
 	int ret;
 
-	ret = dmc_walk_group_list(kobj, dmc_driver_core_groups, data, fn);
+	ret = dmc_walk_group_list(kobj, drv && drv->suppress_bind_attrs ?
+				  dmc_driver_uevent_groups : dmc_driver_core_groups,
+				  data, fn);
 	if (!ret && drv && drv->bus)
 		ret = dmc_walk_group_list(kobj, drv->bus->drv_groups, data, fn);
 	if (!ret && drv)

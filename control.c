@@ -17,6 +17,7 @@
  *   device del PATH
  *   link add SUPPLIER CONSUMER       link del SUPPLIER CONSUMER
  *   suspend                          resume
+ *   settle
  *
  * Tokens:
  *   NAME, KEY  1..255 bytes (DMC_NAME_MAX), no '/', no '=', not "." or "..".
@@ -63,6 +64,9 @@
  *   link del   deletes a link made by "link add".
  *   suspend    dmc_suspend_all(); the failing device is logged.
  *   resume     dmc_resume_all().
+ *   settle     dmc_bridge_settle(): returns when the real-event bridge has
+ *              applied every real event it has seen (udevadm settle's
+ *              counterpart for the shadow buses).
  *
  * Names are unique among the buses, among the classes, among the drivers
  * and among the devices control made (a driver or device name once,
@@ -1587,6 +1591,12 @@ static int dmc_ctl_run(char *line)
 		if (err)
 			return err;
 		return verb[0] == 's' ? dmc_ctl_suspend_all() : dmc_ctl_resume_all();
+	}
+	if (!strcmp(verb, "settle")) {
+		err = dmc_ctl_no_more(&pos, verb);
+		if (!err)
+			dmc_bridge_settle();
+		return err;
 	}
 	for (i = 0; i < ARRAY_SIZE(dmc_ctl_objects); i++)
 		if (!strcmp(verb, dmc_ctl_objects[i].name))

@@ -818,10 +818,16 @@ static int __init dmc_init(void)
 	if (err)
 		goto err_class;
 
+	err = dmc_bridge_init();
+	if (err)
+		goto err_control;
+
 	pr_info("dmcore: loaded: event log of %u, export %s\n", event_log_size,
 		export ? "on" : "off");
 	return 0;
 
+err_control:
+	dmc_control_exit();
 err_class:
 	dmc_kset_unregister(dmc_class_kset);
 err_bus:
@@ -847,6 +853,7 @@ static void __exit dmc_exit(void)
 {
 	unsigned long leaked;
 
+	dmc_bridge_exit();
 	dmc_control_exit();
 	dmc_kset_unregister(dmc_class_kset);
 	dmc_kset_unregister(dmc_bus_kset);

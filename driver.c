@@ -833,6 +833,21 @@ static const struct dmc_attribute_group dmc_driver_core_group = {
 	.attrs = dmc_driver_core_attrs,
 };
 
+static struct dmc_attribute *dmc_driver_uevent_attrs[] = {
+	&dmc_drv_attr_uevent.attr,
+	NULL,
+};
+
+static const struct dmc_attribute_group dmc_driver_uevent_group = {
+	.attrs = dmc_driver_uevent_attrs,
+};
+
+/* For drivers with suppress_bind_attrs: "uevent" only. */
+const struct dmc_attribute_group *dmc_driver_uevent_groups[] = {
+	&dmc_driver_uevent_group,
+	NULL,
+};
+
 const struct dmc_attribute_group *dmc_driver_core_groups[] = {
 	&dmc_driver_core_group,
 	NULL,

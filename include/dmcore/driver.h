@@ -38,6 +38,9 @@ enum dmc_probe_type {
  * @suspend: suspend @dev; an error stops a system suspend, which is
  *	then rolled back
  * @resume: resume @dev
+ * @suppress_bind_attrs: no "bind" and "unbind" files: the driver's
+ *	bindings are decided elsewhere (the real-event bridge's shadow
+ *	drivers follow the running kernel), as with Linux's field of that name
  * @groups: attributes of the driver
  * @p: private to the core
  */
@@ -45,6 +48,7 @@ struct dmc_driver {
 	const char *name;
 	struct dmc_bus_type *bus;
 	enum dmc_probe_type probe_type;
+	bool suppress_bind_attrs;
 	int (*probe)(struct dmc_device *dev);
 	void (*remove)(struct dmc_device *dev);
 	void (*shutdown)(struct dmc_device *dev);
