@@ -8,8 +8,10 @@
  * notifier on the real bus_type. Each real device on it becomes a shadow
  * dmc_device of the same name, under a shadow of its real parent, so that
  * dmcore/devices/ repeats the real /sys/devices/ path of every mirrored
- * device; ancestors that are on no mirrored bus (pci0000:00, platform) are
- * "glue" devices: plain dmc_devices made when their first shadow child
+ * device (taken from the device's kobject when the add is recorded, so
+ * class directories on the way, as in pnp0/00:06/rtc/rtc0, are repeated
+ * too); ancestors that are on no mirrored bus (pci0000:00, platform, rtc)
+ * are "glue" devices: plain dmc_devices made when their first shadow child
  * comes and deleted with their last. A real binding becomes a shadow
  * dmc_driver of the real driver's name, bound to the shadow device.
  *
@@ -56,6 +58,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 #include <linux/workqueue.h>
 
 #include <dmcore/device.h>
@@ -87,19 +90,19 @@ struct dmc_bridge_driver {
 
 /*
  * A shadow device: of a real device on a mirrored bus, or glue for a real
- * ancestor on none. Freed by the release of @dev.
+ * ancestor on none (a device or a class directory). Identified by the real
+ * sysfs path it stands for. Freed by the release of @dev.
  */
 struct dmc_bridge_node {
 	struct dmc_device dev;
-	struct hlist_node hnode;	/* dmc_bridge_nodes, keyed by @real */
+	struct hlist_node hnode;	/* dmc_bridge_nodes, keyed by @sysfs_path */
 	struct list_head link;		/* dmc_bridge_node_list, in creation order */
-	const struct device *real;	/* the key; not dereferenced through here */
+	char *sysfs_path;		/* "/devices/pci0000:00/0000:00:03.0" */
 	struct dmc_bridge_node *parent;
 	unsigned int children;		/* shadow children still there */
 	bool glue;
 	bool dead;
 	struct dmc_driver *want;	/* the real device's driver's shadow */
-	char *sysfs_path;
 	u16 vendor;
 	u16 device;
 	u32 class;
@@ -113,6 +116,7 @@ struct dmc_bridge_node {
 struct dmc_bridge_rec {
 	struct hlist_node hnode;	/* dmc_bridge_recs, under dmc_bridge_lock */
 	struct device *real;		/* referenced */
+	char *path;			/* its sysfs path when it was recorded */
 	struct dmc_bridge_bus *bb;
 	struct dmc_bridge_node *node;	/* worker only */
 };
@@ -278,16 +282,6 @@ static struct dmc_bridge_bus dmc_bridge_buses[] = {
 	},
 };
 
-static struct dmc_bridge_bus *dmc_bridge_bus_of(const struct device *real)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(dmc_bridge_buses); i++)
-		if (dmc_bridge_buses[i].on && real->bus == dmc_bridge_buses[i].real)
-			return &dmc_bridge_buses[i];
-	return NULL;
-}
-
 /* The shadow driver called @name on @bb, made on first use. Worker only. */
 static struct dmc_driver *dmc_bridge_driver_get(struct dmc_bridge_bus *bb,
 						const char *name)
@@ -322,12 +316,19 @@ static struct dmc_driver *dmc_bridge_driver_get(struct dmc_bridge_bus *bb,
 
 static struct workqueue_struct *dmc_bridge_wq;
 
-static struct dmc_bridge_node *dmc_bridge_node_find(const struct device *real)
+static u32 dmc_bridge_path_hash(const char *path, size_t len)
+{
+	return full_name_hash(NULL, path, len);
+}
+
+/* The shadow standing for the real sysfs path @path (@len bytes of it). */
+static struct dmc_bridge_node *dmc_bridge_node_find(const char *path, size_t len)
 {
 	struct dmc_bridge_node *node;
 
-	hash_for_each_possible(dmc_bridge_nodes, node, hnode, (unsigned long)real)
-		if (node->real == real)
+	hash_for_each_possible(dmc_bridge_nodes, node, hnode,
+			       dmc_bridge_path_hash(path, len))
+		if (!strncmp(node->sysfs_path, path, len) && !node->sysfs_path[len])
 			return node;
 	return NULL;
 }
@@ -343,6 +344,25 @@ static struct dmc_bridge_rec *dmc_bridge_rec_find(const struct device *real)
 	return NULL;
 }
 
+/* A recorded device at @path whose shadow is not made yet (a rare miss). */
+static struct dmc_bridge_rec *dmc_bridge_rec_find_path(const char *path,
+						       size_t len)
+{
+	struct dmc_bridge_rec *rec, *found = NULL;
+	unsigned int bkt;
+
+	spin_lock(&dmc_bridge_lock);
+	hash_for_each(dmc_bridge_recs, bkt, rec, hnode) {
+		if (!rec->node && !strncmp(rec->path, path, len) && !rec->path[len]) {
+			found = rec;
+			break;
+		}
+	}
+	spin_unlock(&dmc_bridge_lock);
+	/* Only this worker frees records: @found stays valid. */
+	return found;
+}
+
 static void dmc_bridge_node_del(struct dmc_bridge_node *node);
 
 /* One shadow child fewer: glue goes with its last child. */
@@ -356,49 +376,52 @@ static void dmc_bridge_node_put_parent(struct dmc_bridge_node *pn)
  * Take a shadow node out: its dmc_device is unregistered (its own shadow
  * children, if the real kernel removed a parent before its children, go
  * with it, as dmc_device_del() deletes children first; their nodes stay
- * until their own removal), a glue node drops its real ancestor.
+ * until their own removal).
  */
 static void dmc_bridge_node_del(struct dmc_bridge_node *node)
 {
 	struct dmc_bridge_node *pn = node->parent;
-	struct device *real = (struct device *)node->real;
-	bool glue = node->glue;
 
 	hash_del(&node->hnode);
 	list_del(&node->link);
 	node->dead = true;
 	dmc_device_unregister(&node->dev);
-	if (glue)
-		put_device(real);
 	dmc_bridge_node_put_parent(pn);
 }
 
 static struct dmc_bridge_node *dmc_bridge_rec_node(struct dmc_bridge_rec *rec);
-static struct dmc_bridge_node *dmc_bridge_node_make(struct device *real,
-						    struct dmc_bridge_bus *bb);
+static struct dmc_bridge_node *dmc_bridge_node_make(const char *path,
+						    struct dmc_bridge_bus *bb,
+						    struct device *real);
 
 /*
- * The shadow of @rp (NULL: none), with one more child counted: made as
- * glue when @rp is on no mirrored bus, mirrored first when it is on one
- * but its own add is still queued. @rp is an ancestor of a device the
- * caller holds, so it is alive.
+ * The shadow of the parent directory of the real sysfs path @path, with
+ * one more child counted; NULL for a child of /devices itself. Made as
+ * glue when no mirrored device stands there, mirrored first when one does
+ * but its own add is still queued.
  */
-static struct dmc_bridge_node *dmc_bridge_parent_hold(struct device *rp)
+static struct dmc_bridge_node *dmc_bridge_parent_hold(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? slash - path : 0;
 	struct dmc_bridge_node *pn;
-	struct dmc_bridge_rec *rec = NULL;
+	struct dmc_bridge_rec *rec;
+	char *ppath;
 
-	if (!rp)
+	if (len <= strlen("/devices"))
 		return NULL;
-	pn = dmc_bridge_node_find(rp);
+	pn = dmc_bridge_node_find(path, len);
 	if (!pn) {
-		if (dmc_bridge_bus_of(rp)) {
-			spin_lock(&dmc_bridge_lock);
-			rec = dmc_bridge_rec_find(rp);
-			spin_unlock(&dmc_bridge_lock);
+		rec = dmc_bridge_rec_find_path(path, len);
+		if (rec) {
+			pn = dmc_bridge_rec_node(rec);
+		} else {
+			ppath = kstrndup(path, len, GFP_KERNEL);
+			if (!ppath)
+				return ERR_PTR(-ENOMEM);
+			pn = dmc_bridge_node_make(ppath, NULL, NULL);
+			kfree(ppath);
 		}
-		/* Only this worker frees records: @rec stays valid. */
-		pn = rec ? dmc_bridge_rec_node(rec) : dmc_bridge_node_make(rp, NULL);
 		if (IS_ERR(pn))
 			return pn;
 	}
@@ -407,16 +430,18 @@ static struct dmc_bridge_node *dmc_bridge_parent_hold(struct device *rp)
 }
 
 /*
- * Make the shadow of @real: on @bb's shadow bus, or glue when @bb is NULL.
- * Same name and, through its parents, the same path as in real sysfs.
+ * Make the shadow of the real sysfs path @path: of @real on @bb's shadow
+ * bus, or glue when @bb is NULL. Its name is the path's last component
+ * and, through its parents, its path under dmcore/devices is @path's.
  */
-static struct dmc_bridge_node *dmc_bridge_node_make(struct device *real,
-						    struct dmc_bridge_bus *bb)
+static struct dmc_bridge_node *dmc_bridge_node_make(const char *path,
+						    struct dmc_bridge_bus *bb,
+						    struct device *real)
 {
 	struct dmc_bridge_node *node, *pn;
 	int err;
 
-	pn = dmc_bridge_parent_hold(real->parent);
+	pn = dmc_bridge_parent_hold(path);
 	if (IS_ERR(pn))
 		return pn;
 
@@ -424,12 +449,11 @@ static struct dmc_bridge_node *dmc_bridge_node_make(struct device *real,
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
 		goto err_parent;
-	node->sysfs_path = kobject_get_path(&real->kobj, GFP_KERNEL);
+	node->sysfs_path = kstrdup(path, GFP_KERNEL);
 	if (!node->sysfs_path) {
 		kfree(node);
 		goto err_parent;
 	}
-	node->real = real;
 	node->parent = pn;
 	node->glue = !bb;
 	if (bb && dev_is_pci(real)) {
@@ -444,18 +468,17 @@ static struct dmc_bridge_node *dmc_bridge_node_make(struct device *real,
 	node->dev.parent = pn ? &pn->dev : NULL;
 	node->dev.bus = bb ? &bb->shadow : NULL;
 	node->dev.type = bb ? bb->type : &dmc_bridge_glue_type;
-	err = dmc_device_set_name(&node->dev, "%s", dev_name(real));
+	err = dmc_device_set_name(&node->dev, "%s", strrchr(path, '/') + 1);
 	if (!err)
 		err = dmc_device_add(&node->dev);
 	if (err) {
 		pr_err_ratelimited("dmcore: bridge: cannot mirror %s: error %d\n",
-				   node->sysfs_path, err);
+				   path, err);
 		dmc_device_put(&node->dev);
 		goto err_parent;
 	}
-	if (!bb)
-		get_device(real);
-	hash_add(dmc_bridge_nodes, &node->hnode, (unsigned long)real);
+	hash_add(dmc_bridge_nodes, &node->hnode,
+		 dmc_bridge_path_hash(path, strlen(path)));
 	list_add_tail(&node->link, &dmc_bridge_node_list);
 	return node;
 
@@ -471,7 +494,7 @@ static struct dmc_bridge_node *dmc_bridge_rec_node(struct dmc_bridge_rec *rec)
 
 	if (rec->node)
 		return rec->node;
-	node = dmc_bridge_node_make(rec->real, rec->bb);
+	node = dmc_bridge_node_make(rec->path, rec->bb, rec->real);
 	if (!IS_ERR(node))
 		rec->node = node;
 	return node;
@@ -516,6 +539,7 @@ static void dmc_bridge_del(struct dmc_bridge_rec *rec)
 	if (rec->node)
 		dmc_bridge_node_del(rec->node);
 	put_device(rec->real);
+	kfree(rec->path);
 	kfree(rec);
 }
 
@@ -617,8 +641,10 @@ static void dmc_bridge_record_add(struct dmc_bridge_bus *bb, struct device *dev,
 {
 	struct dmc_bridge_rec *rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	struct dmc_bridge_item *it = dmc_bridge_item_alloc(bb, DMC_BRIDGE_ADD, NULL);
+	char *path = kobject_get_path(&dev->kobj, GFP_KERNEL);
 
-	if (!rec || !it) {
+	if (!rec || !it || !path) {
+		kfree(path);
 		kfree(rec);
 		kfree(it);
 		dmc_bridge_lose(bb, dev, "add");
@@ -628,10 +654,12 @@ static void dmc_bridge_record_add(struct dmc_bridge_bus *bb, struct device *dev,
 	if (dmc_bridge_rec_find(dev) ||
 	    (coldplug && dmc_bridge_was_removed(dev))) {
 		spin_unlock(&dmc_bridge_lock);
+		kfree(path);
 		kfree(rec);
 		kfree(it);
 		return;
 	}
+	rec->path = path;
 	rec->real = get_device(dev);
 	rec->bb = bb;
 	hash_add(dmc_bridge_recs, &rec->hnode, (unsigned long)dev);
@@ -808,6 +836,7 @@ static void dmc_bridge_teardown(void)
 	hash_for_each_safe(dmc_bridge_recs, i, tmp, rec, hnode) {
 		hash_del(&rec->hnode);
 		put_device(rec->real);
+		kfree(rec->path);
 		kfree(rec);
 	}
 	for (i = 0; i < ARRAY_SIZE(dmc_bridge_buses); i++)

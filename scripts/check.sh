@@ -458,7 +458,7 @@ st_kunit() {
 # Guest scripts with a role of their own; every other tests/guest/*.sh is
 # an integration test: it runs on the debug kernel with dmcore.ko loaded
 # and prints TAP ("ok N - what", "not ok N - what", "1..N").
-NOT_INTEGRATION="lib.sh kunit.sh stock-load.sh demo.sh"
+NOT_INTEGRATION="lib.sh kunit.sh stock-load.sh stock-bridge.sh demo.sh"
 
 integration_scripts() {
 	local f
@@ -467,6 +467,16 @@ integration_scripts() {
 		case " $NOT_INTEGRATION " in *" ${f##*/} "*) continue ;; esac
 		echo "$f"
 	done
+}
+
+# script_vm_options FILE -- a guest script may ask for more of its machine
+# in a comment line "# dmc-vm: OPTIONS" (vm.sh options, shell-quoted, e.g.
+# --machine q35 --qmp --qemu-args "-device ..."); they land in vmopts.
+script_vm_options() {
+	local line
+	line=$(sed -n 's/^# dmc-vm: //p' "$1" | head -n1)
+	[ -n "$line" ] || return 0
+	eval "vmopts=($line)"
 }
 
 # tap_check LABEL SCRIPTLOG NAME -- one test per TAP line of NAME's output.
@@ -512,16 +522,20 @@ tap_check() {
 }
 
 st_integration() {
-	local f name out con vml rc any=0
+	local f name out con vml rc any=0 vmopts
 	while IFS= read -r f; do
 		any=1
 		name=${f##*/}
 		out="$LOGS/int-${name%.sh}-script.log" con="$LOGS/int-${name%.sh}-console.log"
 		vml="$LOGS/int-${name%.sh}-vm.log"
-		echo "  $name (debug kernel)"
+		vmopts=()
+		script_vm_options "$f" || { fail "$name: bad '# dmc-vm:' line"; continue; }
+		echo "  $name (debug kernel${vmopts[*]:+: ${vmopts[*]}})"
 		"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
 			--script "$DMC_ROOT/scripts/guest-tap.sh" --add "$f" --env "DMC_TAP=$name" \
-			--timeout "$INTEGRATION_TIMEOUT" --log "$con" 2>"$vml" | tee "$out" | indent
+			--add "$DMC_ROOT/tools/dmc-oracle.sh" \
+			--timeout "$INTEGRATION_TIMEOUT" --log "$con" "${vmopts[@]}" \
+			2>"$vml" | tee "$out" | indent
 		rc=${PIPESTATUS[0]}
 		guest_status "$name" "$rc" "$out" "$vml"
 		if ! grep -q "^DMC-TAP-END $name " "$out"; then
@@ -550,6 +564,28 @@ st_stock() {
 	guest_status "stock: load, list, unload" "$rc" "$out" "$vml"
 	scan_console "stock" "$con"
 	check_clean_exit "stock" "$con"
+
+	# The bridge on the stock kernel, with Debian's e1000 module as the
+	# module-backed real driver.
+	local name=stock-bridge.sh e1000
+	out="$LOGS/stock-bridge-script.log" con="$LOGS/stock-bridge-console.log"
+	vml="$LOGS/stock-bridge-vm.log"
+	e1000="$(stock_image)/lib/modules/$(stock_release)/kernel/drivers/net/ethernet/intel/e1000/e1000.ko"
+	if [ ! -f "$e1000" ]; then
+		fail "stock: no e1000.ko in the stock kernel package ($e1000)"
+		return
+	fi
+	echo "  $name (stock kernel)"
+	"$DMC_ROOT/scripts/vm.sh" --kernel stock --modules "$STOCK_MODDIR" \
+		--script "$DMC_ROOT/scripts/guest-tap.sh" --env "DMC_TAP=$name" \
+		--add "$DMC_ROOT/tests/guest/$name" --add "$DMC_ROOT/tools/dmc-oracle.sh" \
+		--add "$e1000" --timeout "$STOCK_TIMEOUT" --log "$con" 2>"$vml" |
+		tee "$out" | indent
+	rc=${PIPESTATUS[0]}
+	guest_status "$name" "$rc" "$out" "$vml"
+	tap_check "$name" "$out" "$name"
+	scan_console "$name" "$con"
+	check_clean_exit "$name" "$con"
 }
 
 # ---------------------------------------------------------------------------

@@ -25,9 +25,12 @@ if [ ! -d "$DMC" ]; then
 fi
 echo settle >"$DMC/control" || { echo "oracle: settle failed"; exit 2; }
 
-# The sorted entries of a directory, one per line (none: nothing).
+# The entries of a directory, one per line, and a last line "/" (no name
+# holds a '/'): busybox grep takes an empty -f file as "match everything",
+# so no list may be empty.
 entries() {
-	[ -d "$1" ] && ls -1 "$1" | sort
+	ls -1 "$1"
+	echo /
 }
 
 # The driver a device directory's "driver" link names, or "-".
@@ -60,6 +63,7 @@ for bus in "$@"; do
 		bad=$((bad + 1))
 	done
 	for d in $(grep -xF -f /tmp/oracle.shadow.$$ /tmp/oracle.real.$$); do
+		[ "$d" != / ] || continue
 		n=$((n + 1))
 		rp=$(readlink -f "$real/$d") sp=$(readlink -f "$shadow/$d")
 		rrel=${rp#/sys/devices/} srel=${sp#"$DMC"/devices/}
