@@ -6,6 +6,8 @@
 #               a per-stage summary and "N passed, N failed"
 # make demo     boot Debian's stock kernel in QEMU and show dmcore at work
 # make shell    interactive guest (KERNEL=debug|stock) with dmcore loaded
+# make bench    dmcore against the kernel's driver core in one boot of the
+#               release test kernel: a table and .build/bench/results.json
 #
 # KDIR defaults to the running kernel's build tree when it exists, else to
 # the harness's cached debug test kernel (built on first use).
@@ -38,4 +40,7 @@ shell:
 lint:
 	scripts/lint.sh
 
-.PHONY: all modules clean check demo shell lint
+bench:
+	scripts/bench.sh
+
+.PHONY: all modules clean check demo shell lint bench

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Guest half of `make bench` (scripts/bench.sh), on the release kernel:
+# every scenario on the kernel's driver core and on dmcore in this one
+# boot. /init has loaded dmcore.ko with export=1 (the mirror on); after the
+# first pass dmcore is reloaded with export=0 and dmcore's side runs again.
+# Each result is one line "R mirror=0|1 rep=K cmd=... side=... ..." for the
+# host; everything else is for people. Environment (vm.sh --env):
+#   BENCH_NS      sizes, comma-separated, default 1000,10000,100000
+#   BENCH_BIG     dmcore-only size with the mirror off, default 1000000
+#                 (empty: none)
+#   BENCH_CHAIN   length of the deferral chain, default 1000
+#   BENCH_REPS    N:reps,... repetitions per size (other sizes: 1)
+# shellcheck source=tests/guest/lib.sh
+. "$DMC_LIB"
+
+NS=$(echo "${BENCH_NS:-1000,10000,100000}" | tr , ' ')
+BIG=${BENCH_BIG-1000000}
+CHAIN=${BENCH_CHAIN:-1000}
+REPS=$(echo "${BENCH_REPS:-1000:5,10000:3,100000:3}" | tr , ' ')
+RUN=$DMC_DEBUGFS/dmc_bench/run
+EVREAD=$DMC_FILES/evread
+mirror=1
+rc=0
+
+reps_for() {
+	for nr in $REPS; do
+		[ "${nr%%:*}" = "$1" ] && { echo "${nr#*:}"; return; }
+	done
+	echo 1
+}
+
+# bench REP CMD... -- run one command and print its result line
+bench() {
+	rep=$1
+	shift
+	if ! echo "$*" >"$RUN"; then
+		echo "DMC-FAIL: bench $* failed: $(cat "$RUN")"
+		rc=1
+	fi
+	echo "R mirror=$mirror rep=$rep $(cat "$RUN")"
+}
+
+# Real lookups walk the bus list: cap their number so 100k stays minutes.
+real_lookups() {
+	l=$((20000000 / $1))
+	[ $l -gt "$1" ] && l=$1
+	[ "$l" -lt 10 ] && l=10
+	echo "$l"
+}
+
+# pass SIDES SIZES -- every scenario for SIDES ("real dmc" or "dmc")
+pass() {
+	for n in $2; do
+		reps=$(reps_for "$n")
+		for scen in devices bind lookup events; do
+			r=1
+			while [ $r -le "$reps" ]; do
+				for side in $1; do
+					case $scen:$side in
+					lookup:real) bench $r lookup real "$n" "$(real_lookups "$n")" ;;
+					events:dmc) bench $r events dmc "$n"
+						if [ $mirror = 1 ] && [ -x "$EVREAD" ]; then
+							echo "E mirror=$mirror rep=$r n=$n $("$EVREAD" "$DMC_DIR/events")"
+						fi
+						bench $r evlog 4096 >/dev/null ;;
+					*) bench $r "$scen" "$side" "$n" ;;
+					esac
+				done
+				r=$((r + 1))
+			done
+			dmc_say "done: $scen N=$n ($1), $(date +%T)" >&2
+		done
+		if [ $mirror = 1 ]; then
+			r=1
+			while [ $r -le "$reps" ]; do
+				bench $r floor "$n"
+				r=$((r + 1))
+			done
+		fi
+	done
+	r=1
+	while [ $r -le 3 ]; do
+		for side in $1; do
+			bench $r chain "$side" "$CHAIN"
+		done
+		r=$((r + 1))
+	done
+}
+
+echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: insmod dmc_bench"; exit 1; }
+pass "real dmc" "$NS"
+
+# The same boot, the mirror off: reload dmcore with export=0.
+rmmod dmc_bench && rmmod dmcore &&
+	insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
+	insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: reload with export=0"; exit 1; }
+mirror=0
+pass dmc "$NS ${BIG}"
+rmmod dmc_bench
+rmmod dmcore
+exit $rc

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmc_bench: dmcore against the kernel's own driver core, in one boot.
+ *
+ * The guest drives it through one debugfs file, /sys/kernel/debug/
+ * dmc_bench/run: write a command, read back one result line.
+ *
+ *	devices real|dmc N	register N devices on a bus without
+ *				drivers, then unregister them
+ *	bind real|dmc N		100 drivers, N devices each matching one
+ *	lookup real|dmc N L	L lookups by name among N devices
+ *	chain real|dmc N	N devices, each deferring until the
+ *				previous one is bound
+ *	events real|dmc N	N "add"/"remove" events on min(N, 100)
+ *				devices; on dmcore the event log is resized
+ *				to hold exactly them and the devices'
+ *				"remove" events, for a reader of
+ *				dmcore/events
+ *	evlog CAPACITY		resize dmcore's event log
+ *	floor N			raw debugfs: the mirror's entries for N
+ *				devices, created and removed
+ *	hold N | release	leave N dmcore devices registered / remove them
+ *
+ * A result line is "cmd=... side=... n=... ns0=... ns1=... ns2=...
+ * count=... probes=... ops=... mem=... entries=... err=...": phase totals
+ * in ns (see scripts/bench.sh for which phase is which), what was counted,
+ * slab bytes per device. Commands run one at a time, in the writer.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/mm.h>
+#include <dmcore/device.h>
+
+#include "dmc_bench.h"
+
+static DEFINE_MUTEX(dmc_bench_lock);	/* one command at a time; the result */
+static char dmc_bench_out[512];
+static struct dentry *dmc_bench_dir;
+
+s64 dmc_bench_slab_bytes(void)
+{
+	return (s64)(global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+		     global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B))
+		<< PAGE_SHIFT;
+}
+
+/**
+ * dmc_bench_mirror_settle() - wait until dmcore's mirror has reaped the
+ * directories of deleted objects
+ *
+ * The mirror removes a deleted object's directory from a worker
+ * (sysfs_export.c); a deletion is only finished, and fairly timed, once
+ * dmcore/.removed is empty again. Returns at once with export=0.
+ *
+ * Context: process, may sleep.
+ */
+void dmc_bench_mirror_settle(void)
+{
+	unsigned long deadline = jiffies + 60 * HZ;
+	struct path path;
+
+	if (kern_path("/sys/kernel/debug/dmcore/.removed", 0, &path))
+		return;
+	while (!simple_empty(path.dentry) && time_before(jiffies, deadline))
+		usleep_range(20, 50);
+	path_put(&path);
+}
+
+static int dmc_bench_run(const char *cmd, const char *side, unsigned int n,
+			 unsigned int l, struct dmc_bench_result *r)
+{
+	bool real = !strcmp(side, "real");
+
+	if (!real && strcmp(side, "dmc"))
+		return -EINVAL;
+	if (!n)
+		return -EINVAL;
+	if (!strcmp(cmd, "devices"))
+		return real ? dmc_bench_real_devices(n, r) :
+			      dmc_bench_dmc_devices(n, r);
+	if (!strcmp(cmd, "bind"))
+		return real ? dmc_bench_real_bind(n, r) : dmc_bench_dmc_bind(n, r);
+	if (!strcmp(cmd, "lookup")) {
+		if (!l || l > n)
+			return -EINVAL;
+		return real ? dmc_bench_real_lookup(n, l, r) :
+			      dmc_bench_dmc_lookup(n, l, r);
+	}
+	if (!strcmp(cmd, "chain"))
+		return real ? dmc_bench_real_chain(n, r) : dmc_bench_dmc_chain(n, r);
+	if (!strcmp(cmd, "events")) {
+		if (real)
+			return dmc_bench_real_events(n, r);
+		/* The log then holds the n events and the teardown's removes. */
+		if (n + min(n, 100U) <= DMC_EVENT_LOG_MAX) {
+			int err = dmc_event_log_set_capacity(n + min(n, 100U));
+
+			if (err)
+				return err;
+		}
+		return dmc_bench_dmc_events(n, r);
+	}
+	return -EINVAL;
+}
+
+static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct dmc_bench_result r = {};
+	char buf[80], cmd[16], side[8] = "-";
+	unsigned int n = 0, l = 0;
+	int err, args;
+
+	if (count >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	args = sscanf(buf, "%15s %7s %u %u", cmd, side, &n, &l);
+	if (args < 1)
+		return -EINVAL;
+
+	mutex_lock(&dmc_bench_lock);
+	if (!strcmp(cmd, "floor") && args >= 2 && !kstrtouint(side, 10, &n) && n) {
+		err = dmc_bench_floor(n, &r);
+		strscpy(side, "debugfs", sizeof(side));
+	} else if (!strcmp(cmd, "hold") && args >= 2 && !kstrtouint(side, 10, &n) && n) {
+		err = dmc_bench_dmc_hold(n);
+		strscpy(side, "dmc", sizeof(side));
+	} else if (!strcmp(cmd, "release")) {
+		dmc_bench_dmc_release_held();
+		dmc_bench_mirror_settle();
+		err = 0;
+	} else if (!strcmp(cmd, "evlog") && args >= 2 && !kstrtouint(side, 10, &n)) {
+		err = dmc_event_log_set_capacity(n);
+	} else if (args >= 3) {
+		if (args == 3)
+			l = n;
+		err = dmc_bench_run(cmd, side, n, l, &r);
+	} else {
+		err = -EINVAL;
+	}
+	snprintf(dmc_bench_out, sizeof(dmc_bench_out),
+		 "cmd=%s side=%s n=%u ns0=%llu ns1=%llu ns2=%llu count=%llu probes=%llu ops=%llu mem=%lld entries=%llu err=%d\n",
+		 cmd, side, n, r.ns[0], r.ns[1], r.ns[2], r.count, r.probes,
+		 r.ops, r.mem, r.entries, err);
+	mutex_unlock(&dmc_bench_lock);
+	return err ? err : count;
+}
+
+static ssize_t dmc_bench_read(struct file *file, char __user *buf, size_t count,
+			      loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&dmc_bench_lock);
+	ret = simple_read_from_buffer(buf, count, ppos, dmc_bench_out,
+				      strlen(dmc_bench_out));
+	mutex_unlock(&dmc_bench_lock);
+	return ret;
+}
+
+static const struct file_operations dmc_bench_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = dmc_bench_read,
+	.write = dmc_bench_write,
+	.llseek = default_llseek,
+};
+
+static int __init dmc_bench_init(void)
+{
+	int err;
+
+	err = dmc_bench_real_init();
+	if (err)
+		return err;
+	err = dmc_bench_dmc_init();
+	if (err)
+		goto err_real;
+	dmc_bench_dir = debugfs_create_dir("dmc_bench", NULL);
+	debugfs_create_file("run", 0600, dmc_bench_dir, NULL, &dmc_bench_fops);
+	return 0;
+err_real:
+	dmc_bench_real_exit();
+	return err;
+}
+
+static void __exit dmc_bench_exit(void)
+{
+	debugfs_remove(dmc_bench_dir);
+	dmc_bench_dmc_exit();
+	dmc_bench_real_exit();
+}
+
+module_init(dmc_bench_init);
+module_exit(dmc_bench_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("dmcore against the kernel's driver core: benchmark scenarios");

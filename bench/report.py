@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the guest output of `make bench` into a table and a JSON file.
+
+Reads the lines bench/guest-bench.sh printed ("I ...", "R ...", "E ...";
+everything else is ignored), takes the median of the repetitions of each
+(scenario, side, mirror, N), prints a table and the goals, and writes the
+same as JSON. Times are per operation in ns; only the ratios real/dmcore
+of one boot mean anything across machines (the guest runs under TCG).
+"""
+import argparse
+import json
+import statistics
+import sys
+
+
+def kv(words):
+    out = {}
+    for w in words:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            try:
+                out[k] = int(v)
+            except ValueError:
+                out[k] = v
+    return out
+
+
+def per_op(r):
+    """ns per operation of one run, and what an operation is."""
+    c, n = r["cmd"], r["n"]
+    if c == "devices":
+        return (r["ns0"] + r["ns1"]) / n, "device add+del"
+    if c == "bind":
+        return (r["ns1"] + r["ns2"]) / n, "device add+bind+del"
+    if c == "lookup":
+        return r["ns0"] / r["ops"], "lookup by name"
+    if c == "events":
+        return r["ns0"] / max(r["count"], 1), "event sent"
+    if c == "chain":
+        return r["ns0"] / n, "chain device to bound"
+    if c == "floor":
+        return (r["ns0"] + r["ns1"]) / n, "device's entries made+removed"
+    return None, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--command", default="make bench")
+    ap.add_argument("--date", default="")
+    ap.add_argument("--host", default="")
+    a = ap.parse_args()
+
+    info, runs, reads, fails = {}, [], [], []
+    with open(a.log, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "I":
+                info.update(kv(w[1:]))
+            elif w[0] == "R":
+                r = kv(w[1:])
+                if r.get("cmd") in ("evlog", "hold", "release"):
+                    continue
+                runs.append(r)
+            elif w[0] == "E":
+                reads.append(kv(w[1:]))
+            elif line.startswith("DMC-FAIL"):
+                fails.append(line.strip())
+
+    groups = {}
+    for r in runs:
+        if r.get("err", 1) != 0:
+            fails.append("failed run: " + json.dumps(r))
+            continue
+        mirror = r["mirror"] if r["side"] == "dmc" else None
+        groups.setdefault((r["cmd"], r["side"], mirror, r["n"]), []).append(r)
+
+    summary = {}
+    for key, rs in groups.items():
+        ops = [per_op(r)[0] for r in rs]
+        s = {
+            "scenario": key[0], "side": key[1], "mirror": key[2], "n": key[3],
+            "reps": len(rs), "unit": per_op(rs[0])[1],
+            "ns_per_op": statistics.median(ops),
+            "ns_per_op_runs": [round(x, 1) for x in ops],
+            "count": rs[0]["count"],
+        }
+        if key[0] in ("devices", "bind", "floor"):
+            s["mem_bytes_per_device"] = statistics.median(r["mem"] for r in rs)
+        if key[0] == "bind":
+            s["drivers_ns"] = statistics.median(r["ns0"] for r in rs)
+        if key[0] == "devices":
+            s["add_ns"] = statistics.median(r["ns0"] / r["n"] for r in rs)
+            s["del_ns"] = statistics.median(r["ns1"] / r["n"] for r in rs)
+        if key[0] == "chain":
+            s["probes"] = statistics.median(r["probes"] for r in rs)
+            s["total_ms"] = statistics.median(r["ns0"] for r in rs) / 1e6
+        if key[0] == "lookup":
+            s["lookups"] = rs[0]["ops"]
+        if key[0] == "floor":
+            s["entries_per_device"] = rs[0]["entries"]
+        summary[key] = s
+
+    rd = {}
+    for e in reads:
+        if e.get("records"):
+            rd.setdefault(e["n"], []).append(e["ns"] / e["records"])
+    for n, v in rd.items():
+        summary[("evread", "dmc", 1, n)] = {
+            "scenario": "evread", "side": "dmc", "mirror": 1, "n": n,
+            "reps": len(v), "unit": "event record read",
+            "ns_per_op": statistics.median(v),
+            "ns_per_op_runs": [round(x, 1) for x in v]}
+
+    def get(c, side, m, n, field="ns_per_op"):
+        s = summary.get((c, side, m, n))
+        return s.get(field) if s else None
+
+    def ratio(x, y):
+        return x / y if x and y else None
+
+    def fmt(x, digits=0):
+        if x is None:
+            return "-"
+        if isinstance(x, float) and digits:
+            return f"{x:,.{digits}f}"
+        return f"{x:,.0f}"
+
+    ns = sorted({k[3] for k in summary})
+    rows = []
+    for c in ("devices", "bind", "lookup", "chain", "events", "evread", "floor"):
+        for n in ns:
+            r, on, off = (get(c, "real", None, n), get(c, "dmc", 1, n),
+                          get(c, "dmc", 0, n))
+            if c == "floor":
+                r, on, off = None, get(c, "debugfs", None, n), None
+            if r is None and on is None and off is None:
+                continue
+            unit = next(s["unit"] for k, s in summary.items()
+                        if k[0] == c and k[3] == n)
+            rows.append({"scenario": c, "n": n, "unit": unit, "real": r,
+                         "dmc_mirror_on": on, "dmc_mirror_off": off,
+                         "real_over_dmc_on": ratio(r, on),
+                         "real_over_dmc_off": ratio(r, off)})
+
+    out = []
+    out.append(f"dmcore vs the Linux driver core: one boot of kernel "
+               f"{info.get('kernel', '?')}, {info.get('cpus', '?')} vCPUs, "
+               f"{int(info.get('mem_kb', 0)) // 1024} MiB, clocksource "
+               f"{info.get('clocksource', '?')}; median ns per operation")
+    hdr = ["scenario", "N", "operation", "real ns", "dmc ns (mirror)",
+           "dmc ns (no mirror)", "real/dmc", "real/dmc (no mirror)"]
+    table = [hdr]
+    for r in rows:
+        table.append([r["scenario"], fmt(r["n"]), r["unit"], fmt(r["real"]),
+                      fmt(r["dmc_mirror_on"]), fmt(r["dmc_mirror_off"]),
+                      fmt(r["real_over_dmc_on"], 2) if r["real_over_dmc_on"] else "-",
+                      fmt(r["real_over_dmc_off"], 2) if r["real_over_dmc_off"] else "-"])
+    widths = [max(len(t[i]) for t in table) for i in range(len(hdr))]
+    for i, t in enumerate(table):
+        out.append("  ".join(x.ljust(widths[j]) if j < 3 else x.rjust(widths[j])
+                             for j, x in enumerate(t)))
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths))
+
+    out.append("")
+    out.append("deferral chain: probe calls and time to all bound")
+    chain = []
+    for n in ns:
+        for side, m, label in (("real", None, "real"), ("dmc", 1, "dmcore (mirror)"),
+                               ("dmc", 0, "dmcore (no mirror)")):
+            s = summary.get(("chain", side, m, n))
+            if s:
+                chain.append({"n": n, "side": label, "probes": s["probes"],
+                              "total_ms": s["total_ms"]})
+                out.append(f"  {label:20} N={n:<6} probes={s['probes']:>9,.0f}  "
+                           f"time={s['total_ms']:,.1f} ms")
+
+    out.append("")
+    out.append("memory: slab bytes per device while registered (devices / bind scenarios)")
+    mem = []
+    for c in ("devices", "bind", "floor"):
+        for n in ns:
+            vals = {}
+            for side, m, label in (("real", None, "real"), ("dmc", 1, "dmc_mirror_on"),
+                                   ("dmc", 0, "dmc_mirror_off"),
+                                   ("debugfs", None, "raw_debugfs")):
+                v = get(c, side, m, n, "mem_bytes_per_device")
+                if v is not None:
+                    vals[label] = v
+            if vals:
+                mem.append({"scenario": c, "n": n, **vals})
+                out.append(f"  {c:8} N={n:<8} " + "  ".join(
+                    f"{k}={v:,.0f}" for k, v in vals.items()))
+
+    # The goals of the issue, from the largest N both sides ran.
+    big = max((n for n in ns if get("bind", "real", None, n)), default=None)
+    goals = []
+
+    def goal(name, value, target, ok):
+        goals.append({"goal": name, "value": value, "target": target,
+                      "met": bool(ok) if value is not None else None})
+
+    b_off = ratio(get("bind", "real", None, big), get("bind", "dmc", 0, big))
+    b_on = ratio(get("bind", "real", None, big), get("bind", "dmc", 1, big))
+    lk = ratio(get("lookup", "real", None, big), get("lookup", "dmc", 0, big))
+    probes = get("chain", "dmc", 0, 1000, "probes") or get("chain", "dmc", 1, 1000, "probes")
+    m_real = get("devices", "real", None, big, "mem_bytes_per_device")
+    m_off = get("devices", "dmc", 0, big, "mem_bytes_per_device")
+    million = any(k[:3] == ("devices", "dmc", 0) and k[3] >= 1000000 for k in summary)
+    goal(f"add+bind+del, real/dmcore without mirror, N={big}", b_off, ">= 5",
+         b_off and b_off >= 5)
+    goal(f"add+bind+del, real/dmcore with mirror, N={big}", b_on, ">= 1.5",
+         b_on and b_on >= 1.5)
+    goal(f"lookup by name, real/dmcore, N={big}", lk, ">= 1000", lk and lk >= 1000)
+    goal("deferral chain of 1000, dmcore probe calls", probes, "<= 2000",
+         probes and probes <= 2000)
+    goal(f"memory per device, dmcore without mirror / real, N={big}",
+         m_off / m_real if m_off and m_real else None, "<= 0.333",
+         m_off and m_real and m_off / m_real <= 1 / 3)
+    goal("1,000,000 dmcore devices registered and removed in the guest",
+         1 if million else 0, "done", million)
+    out.append("")
+    out.append("goals (from the issue):")
+    for g in goals:
+        v = g["value"]
+        vs = "-" if v is None else (f"{v:,.2f}" if isinstance(v, float) else str(v))
+        state = {True: "met", False: "SHORT", None: "not measured"}[g["met"]]
+        out.append(f"  {state:12} {g['goal']}: {vs} (target {g['target']})")
+    if fails:
+        out.append("")
+        out.append("failures:")
+        out.extend("  " + f for f in fails)
+    print("\n".join(out))
+
+    doc = {"date": a.date, "command": a.command, "host": a.host, "guest": info,
+           "note": "TCG guest: compare ratios from one boot only",
+           "table": rows, "chain": chain, "memory": mem, "goals": goals,
+           "summary": list(summary.values()), "runs": runs, "event_reads": reads,
+           "failures": fails}
+    with open(a.json, "w") as f:
+        json.dump(doc, f, indent=1)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
