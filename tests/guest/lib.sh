@@ -127,3 +127,60 @@ dmc_kmemleak_report() {
 dmc_loaded() {
 	grep -q "^$1 " /proc/modules
 }
+
+# dmc_qmp JSON -- have the host send one QMP command to QEMU (vm.sh --qmp).
+# Prints "DMC-QMP <id> <JSON>" straight to the script channel (/dev/ttyS1,
+# whatever the caller's stdout is), with an id that increases across the
+# whole guest run (kept in /tmp/.dmc-qmp-id, so subshells count too); vm.sh
+# sends each id's command once, in order, and logs QEMU's reply on the
+# host's stderr. The guest never sees the reply: poll for the effect, e.g.
+# with dmc_wait_path. JSON must be one line, e.g.
+#   dmc_qmp '{"execute":"device_del","arguments":{"id":"hp1"}}'
+# Returns 2 (and prints why) when vm.sh was not started with --qmp.
+dmc_qmp() {
+	local id out=/dev/ttyS1
+	if [ "${DMC_QMP:-0}" != 1 ]; then
+		echo "dmc_qmp: vm.sh was not started with --qmp; not sent: $1"
+		return 2
+	fi
+	case "$1" in
+	*'
+'*) echo "dmc_qmp: the command must be one line"; return 2 ;;
+	esac
+	id=$(cat /tmp/.dmc-qmp-id 2>/dev/null)
+	id=$((${id:-0} + 1))
+	echo "$id" >/tmp/.dmc-qmp-id
+	[ "${DMC_INTERACTIVE:-0}" != 1 ] && [ -c "$out" ] || out=/dev/stdout
+	printf 'DMC-QMP %s %s\n' "$id" "$1" >"$out"
+}
+
+# dmc_wait_path PATH [present|absent] [TIMEOUT_S] -- poll (every 0.1 s)
+# until PATH exists (present, the default; a dangling symlink counts) or is
+# gone (absent), at most TIMEOUT_S seconds (default 10, whole seconds).
+# Returns 0 when reached, 1 on timeout, 2 on bad arguments. Sets
+# DMC_WAIT_MS to the milliseconds it waited (resolution 10 ms).
+dmc_wait_path() {
+	local path=$1 want=${2:-present} limit=${3:-10} t0 now
+	case "$want" in present|absent) ;; *) echo "dmc_wait_path: present|absent, not '$want'"; return 2 ;; esac
+	case "$limit" in ''|*[!0-9]*) echo "dmc_wait_path: bad timeout '$limit'"; return 2 ;; esac
+	t0=$(_dmc_uptime_cs)
+	while :; do
+		now=$(_dmc_uptime_cs)
+		DMC_WAIT_MS=$(((now - t0) * 10))
+		if [ -e "$path" ] || [ -L "$path" ]; then
+			[ "$want" = present ] && return 0
+		else
+			[ "$want" = absent ] && return 0
+		fi
+		[ $((now - t0)) -lt $((limit * 100)) ] || return 1
+		sleep 0.1
+	done
+}
+
+# _dmc_uptime_cs -- /proc/uptime in hundredths of a second.
+_dmc_uptime_cs() {
+	local up
+	read -r up _ </proc/uptime
+	# "123.45": seconds, then exactly two digits (1xx - 100 avoids octal)
+	echo $((${up%.*} * 100 + 1${up#*.} - 100))
+}
