@@ -238,14 +238,13 @@ static const struct dmc_device_type dmc_bridge_glue_type = {
 	.release = dmc_bridge_node_release,
 };
 
+/* No names: real PCI and platform devices send no DEVTYPE either. */
 static const struct dmc_device_type dmc_bridge_platform_type = {
-	.name = "bridge-platform",
 	.groups = dmc_bridge_groups,
 	.release = dmc_bridge_node_release,
 };
 
 static const struct dmc_device_type dmc_bridge_pci_type = {
-	.name = "bridge-pci",
 	.groups = dmc_bridge_pci_groups,
 	.release = dmc_bridge_node_release,
 };
@@ -507,7 +506,8 @@ static void dmc_bridge_bind(struct dmc_bridge_rec *rec, const char *name)
 	struct dmc_driver *drv;
 	int err;
 
-	if (!node)
+	/* Not mirrored, or deleted with a parent the real kernel removed first. */
+	if (!node || node->dead || !dmc_device_is_registered(&node->dev))
 		return;
 	drv = dmc_bridge_driver_get(rec->bb, name);
 	if (!drv)
@@ -527,7 +527,7 @@ static void dmc_bridge_unbind(struct dmc_bridge_rec *rec)
 {
 	struct dmc_bridge_node *node = rec->node;
 
-	if (!node)
+	if (!node || node->dead)
 		return;
 	WRITE_ONCE(node->want, NULL);
 	dmc_device_release_driver(&node->dev);

@@ -37,9 +37,18 @@ if ! dir=$("$DMC_ROOT/scripts/build-modules.sh" "$kernel" 2>"$logs/demo-build.lo
 	echo "The build failed; full log: $logs/demo-build.log"
 	exit 1
 fi
+# The live scene: the bridge's oracle, and on the stock kernel Debian's
+# e1000 module as a real driver to load, unbind and bind.
+extra=(--add "$DMC_ROOT/tools/dmc-oracle.sh")
+if [ "$kernel" = stock ]; then
+	e1000="$(stock_image)/lib/modules/$(stock_release)/kernel/drivers/net/ethernet/intel/e1000/e1000.ko"
+	[ -f "$e1000" ] && extra+=(--add "$e1000")
+else
+	extra+=(--qemu-args "-device virtio-rng-pci,addr=04.0")
+fi
 echo "Booting it in QEMU (software emulation, 10-30 s) ..."
 rc=0
-"$DMC_ROOT/scripts/vm.sh" --kernel "$kernel" --modules "$dir" \
+"$DMC_ROOT/scripts/vm.sh" --kernel "$kernel" --modules "$dir" "${extra[@]}" \
 	--script "$DMC_ROOT/tests/guest/demo.sh" --timeout 300 \
 	--log "$logs/demo-console.log" "${args[@]}" 2>"$logs/demo-vm.log" || rc=$?
 echo "-----------"

@@ -17,7 +17,7 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-DEMO_SCENES="load build views bind power attr events teardown unload"
+DEMO_SCENES="load build views bind power attr events teardown live unload"
 
 C=$DMC_DIR/control
 D=$DMC_DIR/devices
@@ -124,6 +124,7 @@ scene_build() {
 		"the clock); it is registered first, with uart0, so its probe defers."
 	dmc_say "(Paths from here on are relative to $DMC_DIR.)"
 	echo
+	BUILD_SEQ=$(last_seqnum)
 	ctl "bus add soc" || return 1
 	ctl "class add tty" || return 1
 	ctl "driver add uartdrv bus=soc match=uart* probe=defer:clk0" || return 1
@@ -145,9 +146,11 @@ scene_build() {
 scene_views() {
 	scene_heading "One model, three views"
 	dmc_say "devices/ is the device hierarchy (parent and children): uart0 and" \
-		"clk0 sit under soc0. Each device links to its driver and subsystem."
+		"clk0 sit under soc0. Each device links to its driver and subsystem." \
+		"(devices/ also holds the shadows of the running kernel's PCI and" \
+		"platform devices, pci0000:00/ and platform/: see the live scene.)"
 	echo
-	dmc_tree "$D" | sed 's/^/    /'
+	dmc_tree "$D/soc0" | sed 's/^/    /'
 	echo
 	dmc_say "bus/soc/ is the same devices seen from their bus: the devices on it" \
 		"and its drivers, each driver listing the devices it is bound to."
@@ -201,9 +204,10 @@ scene_events() {
 		"event, as the kernel sends uevents to udev. The file waits for new" \
 		"events like 'udevadm monitor'; here we read for 2 seconds." \
 		"soc0 has neither bus nor class, so, as in Linux, it sends none." \
-		"SUBSYSTEM is the device's bus (or class), or bus/drivers/class:"
+		"SUBSYSTEM is the device's bus (or class), or bus/drivers/class." \
+		"The events of the system built above:"
 	echo
-	show_events 0
+	show_events "${BUILD_SEQ:-0}"
 }
 
 scene_teardown() {
@@ -220,13 +224,83 @@ scene_teardown() {
 	ctl "bus del soc"
 	sleep 1
 	echo
-	dmc_say "What is left:"
-	for v in devices bus class; do dmc_tree "$DMC_DIR/$v"; done | sed "s/^/    /"
-	dmc_say "Only the roots devices/, devices/virtual/, bus/ and class/ remain:"
-	grep objects_live "$DMC_DIR/stats" | sed "s/^/    /"
+	dmc_say "What is left: the roots devices/ (with devices/virtual/), bus/" \
+		"and class/, and the bridge's shadows of the real kernel (pci, platform):"
+	for v in devices bus class; do
+		echo "$v/: $(ls "$DMC_DIR/$v" | tr '\n' ' ')"
+	done | sed "s/^/    /"
 	echo
 	dmc_say "The events of the teardown (unbind before remove, children first):"
 	show_events "$seq"
+}
+
+# real_drv DIR -- the driver a device directory's "driver" link names, or "-".
+real_drv() {
+	if [ -L "$1/driver" ]; then basename "$(readlink "$1/driver")"; else echo -; fi
+}
+
+# side_by_side BUS -- each device of BUS: its driver in real sysfs and in dmcore.
+side_by_side() {
+	printf '    %-22s %-14s %s\n' "device ($1)" "real driver" "dmcore driver"
+	for d in /sys/bus/"$1"/devices/*; do
+		n=${d##*/}
+		printf '    %-22s %-14s %s\n' "$n" "$(real_drv "$d")" \
+			"$(real_drv "$DMC_DIR/bus/$1/devices/$n")"
+	done
+}
+
+# real_do COMMAND -- run a command on the REAL kernel, then show what dmcore
+# saw: its events since, once the bridge has settled.
+real_do() {
+	seq=$(last_seqnum)
+	echo "# $1"
+	sh -c "$1" || return 1
+	echo settle >"$DMC_DIR/control"
+	dmc_say "dmcore's events:"
+	show_events "$seq"
+}
+
+scene_live() {
+	scene_heading "The real kernel, live: PCI and platform devices through the bridge"
+	dmc_say "bridge.c subscribes to the running kernel's PCI and platform buses" \
+		"(bus notifiers) and keeps a shadow of each in dmcore: the same device" \
+		"names, the same parent paths as under /sys/devices, the same bindings."
+	echo
+	side_by_side pci
+	echo
+	side_by_side platform
+	echo
+	nic=$(ls "$DMC_DIR/bus/pci/devices" | tail -n 1)
+	[ -e "$DMC_DIR/bus/pci/devices/0000:00:03.0" ] && nic=0000:00:03.0
+	dmc_say "A shadow PCI device carries real facts as attributes (devices/pci0000:00/$nic):"
+	dmc_tree "$D/pci0000:00/$nic" | sed 's/^/    /'
+	echo
+	drv=e1000
+	if [ -f "$DMC_FILES/e1000.ko" ]; then
+		dmc_say "Loading Debian's real e1000 driver module binds QEMU's NIC;" \
+			"the bridge mirrors the binding:"
+		real_do "insmod $DMC_FILES/e1000.ko && sleep 1" || return 1
+	else
+		drv=$(real_drv "/sys/bus/pci/devices/$nic")
+	fi
+	echo
+	dmc_say "Removing the real device through sysfs (like a hot-unplug):"
+	real_do "echo 1 > /sys/bus/pci/devices/$nic/remove" || return 1
+	echo "# ls /sys/bus/pci/devices:  $(ls /sys/bus/pci/devices | tr '\n' ' ')"
+	echo "# ls bus/pci/devices:       $(ls "$DMC_DIR/bus/pci/devices" | tr '\n' ' ')"
+	echo
+	dmc_say "Rescanning the real bus finds it again (and its driver binds):"
+	real_do "echo 1 > /sys/bus/pci/rescan && sleep 1" || return 1
+	echo
+	if [ "$drv" != - ]; then
+		dmc_say "Unbinding and binding the real driver by hand, in real sysfs:"
+		real_do "echo $nic > /sys/bus/pci/drivers/$drv/unbind" || return 1
+		real_do "echo $nic > /sys/bus/pci/drivers/$drv/bind" || return 1
+		echo
+	fi
+	dmc_say "The oracle compares the shadow with real sysfs (names, parent" \
+		"paths, driver links); make check runs it after every real event:"
+	sh "$DMC_FILES/dmc-oracle.sh" | sed 's/^/    /'
 }
 
 scene_unload() {
