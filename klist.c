@@ -48,6 +48,12 @@ static const struct rhashtable_params dmc_klist_params = {
 	.hashfn = dmc_klist_hashfn,
 	.obj_hashfn = dmc_klist_obj_hashfn,
 	.obj_cmpfn = dmc_klist_cmpfn,
+	/*
+	 * Most klists are a device's children and stay empty: start with the
+	 * smallest table (4 buckets) instead of rhashtable's default 64, which
+	 * cost every device a 1 KiB allocation. Sets that grow are resized.
+	 */
+	.nelem_hint = 2,
 	.automatic_shrinking = true,
 };
 
