@@ -395,9 +395,12 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 	subsystem = ops && ops->name ? ops->name(kobj) : NULL;
 
 	err = -ENOMEM;
-	env = kzalloc(sizeof(*env), GFP_KERNEL);
+	/* 2.5 KiB: only the counts need zeroing, the strings are appended. */
+	env = kmalloc(sizeof(*env), GFP_KERNEL);
 	if (!env)
 		goto out_put_kset;
+	env->envp_idx = 0;
+	env->buflen = 0;
 	devpath = dmc_kobject_get_path(kobj, GFP_KERNEL);
 	if (!devpath)
 		goto out_free_env;
