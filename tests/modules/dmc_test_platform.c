@@ -133,13 +133,13 @@ static int dtp_get_input(const char __user *ubuf, size_t count, char *buf)
  * @s: decimal digits only, no sign, no spaces
  * @id: result, 0..INT_MAX
  *
- * Return: 0 or -EINVAL.
+ * Return: 0 or -EINVAL (also for a number above INT_MAX).
  */
 static int dtp_parse_id(const char *s, int *id)
 {
-	if (!isdigit(*s))
+	if (!isdigit(*s) || kstrtoint(s, 10, id))
 		return -EINVAL;
-	return kstrtoint(s, 10, id);
+	return 0;
 }
 
 /**
