@@ -116,6 +116,9 @@ check "platform: insmod dmc_test_platform" insmod "$DMC_MODDIR/dmc_test_platform
 pd=/devices/platform/dmc-test-plat.1
 check "platform: add device 1" sh -c "echo 1 >$PLAT/add_device"
 check "platform: add device 2" sh -c "echo 2 >$PLAT/add_device"
+check "platform: add device 3, a child of device 1" sh -c "echo '3 1' >$PLAT/add_device"
+check "platform: device 3's shadow sits under device 1's" \
+	test -d "$DMC_DIR/devices/platform/dmc-test-plat.1/dmc-test-plat.3"
 check "platform: devices, unbound: the shadow equals real sysfs" oracle platform
 check "platform: an add event for dmc-test-plat.1" grew add "$pd" 0
 check "platform: register the real driver" sh -c "echo 1 >$PLAT/add_driver"
@@ -141,10 +144,12 @@ check "platform: unregister the real driver" sh -c "echo 1 >$PLAT/del_driver"
 check "platform: driver gone: the shadow equals real sysfs" oracle platform
 check "platform: device 1 unbound in dmcore too" \
 	test ! -e "$DMC_DIR/bus/platform/devices/dmc-test-plat.1/driver"
-check "platform: rmmod dmc_test_platform (device 1 still there)" rmmod dmc_test_platform
+check "platform: rmmod dmc_test_platform (devices 1 and 3 still there)" rmmod dmc_test_platform
 check "platform: module gone: the shadow equals real sysfs" oracle
 check "platform: no shadow of device 1" \
 	test ! -e "$DMC_DIR/bus/platform/devices/dmc-test-plat.1"
+check "platform: no shadow of device 3" \
+	test ! -e "$DMC_DIR/bus/platform/devices/dmc-test-plat.3"
 
 # ---- coldplug while real devices come and go -------------------------------------
 check "churn: insmod dmc_test_platform" insmod "$DMC_MODDIR/dmc_test_platform.ko"
