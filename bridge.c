@@ -40,9 +40,9 @@
  * What is mirrored: devices (name, parent chain, bus) and bindings of the
  * mirrored buses; PCI vendor, device and class IDs; the real sysfs path.
  * What is not: the real devices' other attributes, classes, links, power
- * states, and drivers that never bound a device while the bridge was
- * loaded (real drivers have no registration notifier; the coldplug imports
- * the drivers registered at load). A shadow driver stays until the bridge
+ * states, and drivers registered after the load until they bind a device
+ * (real drivers have no registration notifier; the coldplug imports the
+ * drivers registered at load). A shadow driver stays until the bridge
  * goes, since the real core does not say when a driver is unregistered.
  */
 
