@@ -52,8 +52,7 @@ s64 dmc_bench_slab_bytes(void)
 }
 
 /**
- * dmc_bench_mirror_settle() - wait until dmcore's mirror has reaped the
- * directories of deleted objects
+ * dmc_bench_mirror_settle() - wait until the mirror has reaped deleted objects
  *
  * The mirror removes a deleted object's directory from a worker
  * (sysfs_export.c); a deletion is only finished, and fairly timed, once

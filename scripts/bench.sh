@@ -47,7 +47,7 @@ set +e
 "$DMC_ROOT/scripts/vm.sh" --kernel release --modules "$moddir" \
 	--script "$DMC_ROOT/bench/guest-bench.sh" --add "$out/evread" \
 	--mem "${BENCH_MEM:-4G}" --timeout "${BENCH_TIMEOUT:-3600}" \
-	--log "$out/console.log" "${envs[@]}" | tee "$out/guest.log" | grep -v '^[RE] '
+	--log "$out/console.log" "${envs[@]}" | tee "$out/guest.log" | grep --line-buffered -v '^[RE] '
 rc=${PIPESTATUS[0]}
 set -e
 log "guest finished in $(( $(date +%s) - start ))s with status $rc"
