@@ -51,7 +51,9 @@ count() {
 check "coldplug (q35): the shadow equals real sysfs" oracle
 check "the root port's slot is empty" test ! -e "$REAL"
 # The root port: the PCI device whose secondary bus will hold the new one.
-port=$(basename "$(dirname "$(readlink -f /sys/bus/pci/devices/*/pci_bus/0000:01)")")
+# .../pci0000:00/<port>/pci_bus/0000:01
+port=$(readlink -f /sys/bus/pci/devices/*/pci_bus/0000:01)
+port=$(basename "$(dirname "$(dirname "$port")")")
 check "root port found ($port)" test -d "/sys/bus/pci/devices/$port"
 check "the root port's shadow is bound like the real one (pcieport)" \
 	test "$(basename "$(readlink "$DMC_DIR/bus/pci/devices/$port/driver")")" = pcieport
