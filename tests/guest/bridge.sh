@@ -18,12 +18,12 @@ failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { # check DESCRIPTION COMMAND...
-	d=$1
+	what=$1
 	shift
 	if "$@" >/tmp/check.out 2>&1; then
-		ok "$d"
+		ok "$what"
 	else
-		notok "$d"
+		notok "$what"
 		sed 's/^/# /' /tmp/check.out
 	fi
 }
@@ -57,11 +57,11 @@ check "coldplug: an add event for $RNG" \
 check "coldplug: a bind event for $RNG to virtio-pci" \
 	grep -q "DRIVER=virtio-pci" "$EV"
 
-for d in "$PCI"/devices/*; do
-	name=${d##*/}
-	s=$DMC_DIR/bus/pci/devices/$name
+for rd in "$PCI"/devices/*; do
+	name=${rd##*/}
+	sd=$DMC_DIR/bus/pci/devices/$name
 	for f in vendor device class; do
-		check "pci attrs: $name/$f as in sysfs" same_file "$d/$f" "$s/$f"
+		check "pci attrs: $name/$f as in sysfs" same_file "$rd/$f" "$sd/$f"
 	done
 done
 check "attrs: sysfs_path of $RNG" \
