@@ -11,14 +11,6 @@
 
 N=100
 RUN=$DMC_DEBUGFS/dmc_bench/run
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
-}
 
 # bench CMD... -- run one command; its result line is in $res
 bench() {
@@ -107,4 +99,4 @@ check "the mirror is back to its size" test "$(find "$DMC_DIR" | wc -l)" = "$bef
 check "rmmod dmc_bench" rmmod dmc_bench
 check "no dmcbench bus left in the mirror" test ! -e "$DMC_DIR/bus/dmcbench"
 check "no dmcbench bus left in sysfs" test ! -e /sys/bus/dmcbench
-echo "1..$n"
+tap_end

@@ -12,11 +12,6 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-
 CYCLES=${DMC_CYCLES:-100}
 RNG=0000:00:04.0
 DP=/devices/pci0000:00/$RNG
@@ -63,5 +58,4 @@ if sh "$DMC_FILES/dmc-oracle.sh"; then
 else
 	notok "after the cycles: pci and platform equal real sysfs"
 fi
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -22,20 +22,6 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/tmp/check.out 2>&1; then
-		ok "$d"
-	else
-		notok "$d"
-		sed 's/^/# /' /tmp/check.out
-	fi
-}
 oracle() { sh "$DMC_FILES/dmc-oracle.sh" "$@"; }
 
 ROUNDS=${DMC_HOTPLUG_ROUNDS:-3}
@@ -80,5 +66,4 @@ while [ $r -lt "$ROUNDS" ]; do
 	check "round $r: a remove event" test "$(count remove)" -gt "$d0"
 done
 check "after the rounds: pci and platform equal real sysfs" oracle
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

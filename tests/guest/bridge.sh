@@ -13,21 +13,6 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	what=$1
-	shift
-	if "$@" >/tmp/check.out 2>&1; then
-		ok "$what"
-	else
-		notok "$what"
-		sed 's/^/# /' /tmp/check.out
-	fi
-}
-
 ORACLE=$DMC_FILES/dmc-oracle.sh
 oracle() { sh "$ORACLE" "$@"; }
 RNG=0000:00:04.0	# virtio-rng-pci, bound to virtio-pci
@@ -193,5 +178,4 @@ check "param: rmmod" rmmod dmcore
 check "param: default again" insmod "$DMC_MODDIR/dmcore.ko"
 check "param: default: the shadow equals real sysfs" oracle
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

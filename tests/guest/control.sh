@@ -20,15 +20,6 @@ D=$DMC_DIR/devices
 T=/tmp/control-test
 mkdir -p $T
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
-}
 
 # send FILE -- write FILE to the control file in one write() (dd copies
 # what one read gave it); prints OK or the error text, e.g. "File exists".
@@ -319,5 +310,4 @@ must "device add l1 parent=/devices/l0"
 must "link add /devices/c0 /devices/l0"
 if rmmod dmcore; then ok "rmmod dmcore with control objects alive"; else notok "rmmod dmcore with control objects alive"; fi
 check "dmcore unloaded without a leak" sh -c "dmesg | grep -q 'dmcore: unloaded, 0 objects leaked'"
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -19,15 +19,6 @@ EV=$DMC_DIR/events
 T=/tmp/export-test
 mkdir -p $T
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
-}
 checknot() { # checknot DESCRIPTION COMMAND... -- COMMAND fails
 	d=$1
 	shift
@@ -342,5 +333,4 @@ check "rmmod dmcore (event_log_size=8)" rmmod dmcore
 check "insmod dmcore with defaults" insmod "$DMC_MODDIR/dmcore.ko"
 check "dmcore mirror back" test -f $C
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -184,3 +184,27 @@ _dmc_uptime_cs() {
 	# "123.45": seconds, then exactly two digits (1xx - 100 avoids octal)
 	echo $((${up%.*} * 100 + 1${up#*.} - 100))
 }
+
+# TAP for integration scripts (check.sh counts each result line):
+#   ok TEXT, notok TEXT     one result
+#   check TEXT COMMAND...   ok when COMMAND succeeds; else not ok, followed
+#                           by COMMAND's output as "# " comment lines
+#   tap_end                 print the plan "1..N"; false if anything failed
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() {
+	_dmc_what=$1
+	shift
+	if "$@" >/tmp/.dmc-check.out 2>&1; then
+		ok "$_dmc_what"
+	else
+		notok "$_dmc_what"
+		sed 's/^/# /' /tmp/.dmc-check.out
+	fi
+}
+tap_end() {
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+}

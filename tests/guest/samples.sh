@@ -9,16 +9,6 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
-}
-
 # The events file blocks for new events (like udevadm monitor): take a
 # snapshot of the log with a bounded read.
 EV=/tmp/samples-events
@@ -64,5 +54,4 @@ else
 	ok "driver without bus: insmod refused"
 fi
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -11,20 +11,6 @@
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/tmp/check.out 2>&1; then
-		ok "$d"
-	else
-		notok "$d"
-		sed 's/^/# /' /tmp/check.out
-	fi
-}
 oracle() { sh "$DMC_FILES/dmc-oracle.sh" "$@"; }
 NIC=0000:00:03.0
 PCI=/sys/bus/pci
@@ -57,5 +43,4 @@ check "bind $NIC to e1000" sh -c "echo $NIC >$PCI/drivers/e1000/bind"
 check "bound: the shadow equals real sysfs" oracle pci
 check "rmmod e1000 (the real driver goes)" rmmod e1000
 check "driver gone: the shadow equals real sysfs" oracle
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

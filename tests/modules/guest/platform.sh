@@ -11,10 +11,6 @@
 
 D=$DMC_DEBUGFS/dmc_test_platform
 P=/sys/bus/platform
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
 # expect ERRTEXT FILE VALUE: one write(2) of VALUE fails with that
 # strerror text (dd reports it; the shell's printf does not)
 expect() {

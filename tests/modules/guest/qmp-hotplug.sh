@@ -17,9 +17,6 @@
 dev=/sys/bus/pci/devices/0000:01:00.0
 rounds=${HP_ROUNDS:-3}
 drivers=${HP_DRIVERS:-e1000e virtio-rng-pci}
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 
 if [ -e $dev ]; then
 	notok "slot of rp1 empty before the test"
