@@ -13,7 +13,7 @@
  *   dmc_control_mutex (control.c) one control command at a time
  *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
  *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
- *                               power_state, and probe/remove/suspend/resume
+ *                               p->power_state, and probe/remove/suspend/resume
  *                               of that device. A probe may add child
  *                               devices, so device locks nest parent over
  *                               child; lockdep is told not to validate them,
@@ -201,6 +201,8 @@ struct dmc_driver_private {
  * @consumers: links to the devices that depend on this one
  * @device: back pointer
  * @link_gen: mark of the link cycle search (dmc_links_mutex)
+ * @power_state: current power state (the device lock; read with
+ *	READ_ONCE() through dmc_device_power_state())
  * @dead: set once dmc_device_del() began; no more probing
  * @registered: dmc_device_add() succeeded
  */
@@ -219,6 +221,7 @@ struct dmc_device_private {
 	struct list_head consumers;
 	struct dmc_device *device;
 	unsigned int link_gen;
+	enum dmc_power_state power_state;
 	bool dead;
 	bool registered;
 };

@@ -22,6 +22,15 @@
 #include "base.h"
 #include "control.h"
 
+/*
+ * A device and a caller's few bytes of its own (the benchmark's id) fit
+ * a 256-byte kmalloc object on 64-bit kernels without lock debugging.
+ */
+#if defined(CONFIG_64BIT) && !defined(CONFIG_DEBUG_MUTEXES) && \
+	!defined(CONFIG_DEBUG_LOCK_ALLOC)
+static_assert(sizeof(struct dmc_device) <= 248);
+#endif
+
 static unsigned int event_log_size = DMC_EVENT_LOG_DEFAULT;
 module_param(event_log_size, uint, 0444);
 MODULE_PARM_DESC(event_log_size, "events the event log keeps (1..1048576)");
@@ -311,6 +320,7 @@ static int dmc_device_private_init(struct dmc_device *dev)
 	INIT_LIST_HEAD(&p->dpm_entry);
 	INIT_LIST_HEAD(&p->suppliers);
 	INIT_LIST_HEAD(&p->consumers);
+	p->power_state = DMC_POWER_ON;
 	p->device = dev;
 	dev->p = p;
 	return 0;
@@ -338,7 +348,6 @@ void dmc_device_initialize(struct dmc_device *dev)
 	 * consumers' locks) in orders lockdep cannot follow by class.
 	 */
 	lockdep_set_novalidate_class(&dev->mutex);
-	dev->power_state = DMC_POWER_ON;
 }
 EXPORT_SYMBOL_GPL(dmc_device_initialize);
 
@@ -478,7 +487,7 @@ int dmc_device_add(struct dmc_device *dev)
 
 	if (!dev)
 		return -EINVAL;
-	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &dev->kobj.flags),
+	if (DMC_MISUSE(!dmc_kobj_test_flag(&dev->kobj, DMC_KOBJ_INITIALIZED),
 		       "add of uninitialized device %p\n", dev))
 		return -EINVAL;
 	dev = dmc_device_get(dev);

@@ -371,7 +371,7 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 
 	if (!kobj || (unsigned int)action >= DMC_KOBJ_NR_ACTIONS)
 		return -EINVAL;
-	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+	if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 		       "event for uninitialized kobject %p\n", kobj))
 		return -EINVAL;
 	if (!dmc_kobject_in_tree(kobj)) {
@@ -379,7 +379,7 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				   dmc_action_names[action], kobj->name);
 		return -ENOENT;
 	}
-	if (test_bit(DMC_KOBJ_UEVENT_SUPPRESS, &kobj->flags))
+	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS))
 		return 0;
 
 	kset = dmc_kobject_subsystem_kset(kobj);
@@ -454,9 +454,9 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 		goto out_free_path;
 	}
 	if (action == DMC_KOBJ_ADD && !synth)
-		set_bit(DMC_KOBJ_ADD_SENT, &kobj->flags);
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_ADD_SENT);
 	else if (action == DMC_KOBJ_REMOVE && !synth)
-		set_bit(DMC_KOBJ_REMOVE_SENT, &kobj->flags);
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_REMOVE_SENT);
 	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
 	dmc_event_log_append(dmc_uevent_get(ev));
 	list_for_each_entry(l, &dmc_listeners, node)

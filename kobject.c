@@ -238,7 +238,7 @@ int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype
 		       kobj->name ?: "(unnamed)", kobj,
 		       ktype ? (ktype->name ?: "(unnamed)") : "(NULL)"))
 		return -EINVAL;
-	if (DMC_MISUSE(test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+	if (DMC_MISUSE(dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 		       "kobject '%s' (%p): initialized twice\n",
 		       kobj->name ?: "(unnamed)", kobj))
 		return -EALREADY;
@@ -247,8 +247,8 @@ int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype
 	kobj->ktype = ktype;
 	INIT_LIST_HEAD(&kobj->children);
 	INIT_LIST_HEAD(&kobj->sibling);
-	kobj->flags = BIT(DMC_KOBJ_INITIALIZED) |
-		      (kobj->flags & BIT(DMC_KOBJ_UEVENT_SUPPRESS));
+	atomic_set(&kobj->flags, BIT(DMC_KOBJ_INITIALIZED) |
+		   (atomic_read(&kobj->flags) & BIT(DMC_KOBJ_UEVENT_SUPPRESS)));
 
 	spin_lock(&dmc_live_lock);
 	list_add_tail(&kobj->live, &dmc_live);
@@ -272,7 +272,7 @@ struct dmc_kobject *dmc_kobject_get(struct dmc_kobject *kobj)
 {
 	if (!kobj)
 		return NULL;
-	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+	if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 		       "get of uninitialized kobject '%s' (%p)\n",
 		       kobj->name ?: "(unnamed)", kobj))
 		return NULL;
@@ -324,7 +324,7 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 
 	/* Dropped without dmc_kobject_del(): delete now, as Linux does. */
 	if (dmc_kobject_in_tree(kobj)) {
-		set_bit(DMC_KOBJ_DELETED, &kobj->flags);
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_DELETED);
 		dmc_kobject_del_one(kobj);
 	}
 
@@ -333,7 +333,7 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 	dmc_live_nr--;
 	spin_unlock(&dmc_live_lock);
 
-	if (test_bit(DMC_KOBJ_IS_KSET, &kobj->flags))
+	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_IS_KSET))
 		dmc_kset_cleanup(to_dmc_kset(kobj));
 
 	/* Only the type frees; the name and the parent go after it. */
@@ -363,7 +363,7 @@ void dmc_kobject_put(struct dmc_kobject *kobj)
 {
 	might_sleep();
 	while (kobj) {
-		if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+		if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 			       "put of uninitialized kobject '%s' (%p)\n",
 			       kobj->name ?: "(unnamed)", kobj))
 			return;
@@ -388,7 +388,7 @@ static int __dmc_kobject_add(struct dmc_kobject *kobj)
 
 	mutex_lock(&dmc_tree_mutex);
 	if (parent && (!dmc_kobject_in_tree(parent) ||
-		       test_bit(DMC_KOBJ_DELETED, &parent->flags))) {
+		       dmc_kobj_test_flag(parent, DMC_KOBJ_DELETED))) {
 		pr_err_ratelimited("dmcore: cannot add '%s': parent '%s' is not in the tree\n",
 				   kobj->name, parent->name);
 		err = -ENOENT;
@@ -408,7 +408,7 @@ static int __dmc_kobject_add(struct dmc_kobject *kobj)
 		goto out_unindex;
 
 	list_add_tail(&kobj->sibling, parent ? &parent->children : &dmc_roots);
-	set_bit(DMC_KOBJ_IN_TREE, &kobj->flags);
+	dmc_kobj_set_flag(kobj, DMC_KOBJ_IN_TREE);
 	dmc_listeners_kobj_added(kobj);
 	mutex_unlock(&dmc_tree_mutex);
 	return 0;
@@ -428,12 +428,12 @@ static __printf(3, 0) int dmc_kobject_add_vargs(struct dmc_kobject *kobj,
 
 	if (!kobj)
 		return -EINVAL;
-	if (DMC_MISUSE(!test_bit(DMC_KOBJ_INITIALIZED, &kobj->flags),
+	if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 		       "add of uninitialized kobject '%s' (%p)\n",
 		       kobj->name ?: "(unnamed)", kobj))
 		return -EINVAL;
-	if (test_bit(DMC_KOBJ_IN_TREE, &kobj->flags) ||
-	    test_bit(DMC_KOBJ_DELETED, &kobj->flags)) {
+	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_IN_TREE) ||
+	    dmc_kobj_test_flag(kobj, DMC_KOBJ_DELETED)) {
 		pr_err_ratelimited("dmcore: kobject '%s' added twice\n", kobj->name);
 		return -EINVAL;
 	}
@@ -518,7 +518,7 @@ EXPORT_SYMBOL_GPL(dmc_kobject_init_and_add);
 static void __dmc_kobject_del(struct dmc_kobject *kobj)
 {
 	mutex_lock(&dmc_tree_mutex);
-	if (!test_and_clear_bit(DMC_KOBJ_IN_TREE, &kobj->flags)) {
+	if (!dmc_kobj_test_and_clear_flag(kobj, DMC_KOBJ_IN_TREE)) {
 		mutex_unlock(&dmc_tree_mutex);
 		return;
 	}
@@ -557,8 +557,8 @@ static struct dmc_kobject *dmc_first_leaf(struct dmc_kobject *kobj)
 /* Send "remove" once if "add" went out, then leave the tree. */
 static void dmc_kobject_del_one(struct dmc_kobject *kobj)
 {
-	if (test_bit(DMC_KOBJ_ADD_SENT, &kobj->flags) &&
-	    !test_and_set_bit(DMC_KOBJ_REMOVE_SENT, &kobj->flags))
+	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_ADD_SENT) &&
+	    !dmc_kobj_test_and_set_flag(kobj, DMC_KOBJ_REMOVE_SENT))
 		dmc_kobject_uevent(kobj, DMC_KOBJ_REMOVE);
 	__dmc_kobject_del(kobj);
 }
@@ -589,7 +589,7 @@ void dmc_kobject_del(struct dmc_kobject *kobj)
 		return;
 	}
 	/* From here on no child can be added under @kobj. */
-	if (test_and_set_bit(DMC_KOBJ_DELETED, &kobj->flags))
+	if (dmc_kobj_test_and_set_flag(kobj, DMC_KOBJ_DELETED))
 		return;		/* another caller is deleting it */
 	while ((leaf = dmc_first_leaf(kobj))) {
 		pr_debug("dmcore: deleting '%s' with its parent '%s'\n",
@@ -906,9 +906,9 @@ void dmc_kobject_set_uevent_suppress(struct dmc_kobject *kobj, bool suppress)
 	if (!kobj)
 		return;
 	if (suppress)
-		set_bit(DMC_KOBJ_UEVENT_SUPPRESS, &kobj->flags);
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS);
 	else
-		clear_bit(DMC_KOBJ_UEVENT_SUPPRESS, &kobj->flags);
+		dmc_kobj_clear_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS);
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_set_uevent_suppress);
 

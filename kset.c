@@ -44,7 +44,7 @@ static int dmc_kset_init_members(struct dmc_kset *kset)
 			     dmc_kset_member_put);
 	if (err)
 		return err;
-	set_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags);
+	dmc_kobj_set_flag(&kset->kobj, DMC_KOBJ_IS_KSET);
 	return 0;
 }
 
@@ -100,12 +100,12 @@ int dmc_kset_register(struct dmc_kset *kset)
 
 	if (!kset)
 		return -EINVAL;
-	if (!test_bit(DMC_KOBJ_INITIALIZED, &kset->kobj.flags)) {
+	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_INITIALIZED)) {
 		err = dmc_kobject_init(&kset->kobj, kset->kobj.ktype);
 		if (err)
 			return err;
 	}
-	if (test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags)) {
+	if (dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET)) {
 		pr_err_ratelimited("dmcore: kset '%s' registered twice\n",
 				   kset->kobj.name);
 		return -EINVAL;
@@ -204,9 +204,9 @@ int dmc_kset_join(struct dmc_kobject *kobj)
 	if (!kset)
 		return 0;
 	lockdep_assert_held(&dmc_tree_mutex);
-	if (!test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags) ||
+	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET) ||
 	    !dmc_kobject_in_tree(&kset->kobj) ||
-	    test_bit(DMC_KOBJ_DELETED, &kset->kobj.flags)) {
+	    dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_DELETED)) {
 		pr_err_ratelimited("dmcore: cannot add '%s': its kset is not registered\n",
 				   kobj->name);
 		return -ENOENT;
@@ -272,7 +272,7 @@ struct dmc_kobject *dmc_kset_find_obj(struct dmc_kset *kset, const char *name)
 {
 	struct dmc_klist_node *n;
 
-	if (!kset || !name || !test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags))
+	if (!kset || !name || !dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET))
 		return NULL;
 	n = dmc_klist_find(&kset->members, name);
 	return n ? container_of(n, struct dmc_kobject, kset_node) : NULL;
@@ -287,7 +287,7 @@ EXPORT_SYMBOL_GPL(dmc_kset_find_obj);
  */
 unsigned int dmc_kset_count(struct dmc_kset *kset)
 {
-	if (!kset || !test_bit(DMC_KOBJ_IS_KSET, &kset->kobj.flags))
+	if (!kset || !dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET))
 		return 0;
 	return dmc_klist_count(&kset->members);
 }

@@ -57,7 +57,7 @@ EXPORT_SYMBOL_GPL(dmc_power_state_name);
  */
 enum dmc_power_state dmc_device_power_state(struct dmc_device *dev)
 {
-	return dev ? READ_ONCE(dev->power_state) : DMC_POWER_ON;
+	return dev && dev->p ? READ_ONCE(dev->p->power_state) : DMC_POWER_ON;
 }
 EXPORT_SYMBOL_GPL(dmc_device_power_state);
 
@@ -109,13 +109,13 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	int err = 0;
 
 	dmc_device_lock(dev);
-	if (dev->power_state == DMC_POWER_SUSPENDED)
+	if (dev->p->power_state == DMC_POWER_SUSPENDED)
 		goto out;
 	drv = dev->driver;
 	if (drv && drv->suspend)
 		err = drv->suspend(dev);
 	if (!err)
-		WRITE_ONCE(dev->power_state, DMC_POWER_SUSPENDED);
+		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
 out:
 	dmc_device_unlock(dev);
 	return err;
@@ -127,7 +127,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 	int err = 0;
 
 	dmc_device_lock(dev);
-	if (dev->power_state == DMC_POWER_ON)
+	if (dev->p->power_state == DMC_POWER_ON)
 		goto out;
 	drv = dev->driver;
 	if (drv && drv->resume)
@@ -136,7 +136,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 		pr_warn_ratelimited("dmcore: resume of '%s' failed: %d\n",
 				    dmc_dev_name(dev), err);
 	/* Like Linux, carry on: the device is considered on again. */
-	WRITE_ONCE(dev->power_state, DMC_POWER_ON);
+	WRITE_ONCE(dev->p->power_state, DMC_POWER_ON);
 out:
 	dmc_device_unlock(dev);
 	return err;

@@ -119,7 +119,7 @@ static void power_state_follows_system_suspend_and_resume(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pw_suspended(p));
 	KUNIT_EXPECT_TRUE(test, pw_suspended(c));
 	KUNIT_EXPECT_TRUE(test, pw_suspended(x));
-	KUNIT_EXPECT_EQ(test, p->dev->power_state, DMC_POWER_SUSPENDED);
+	KUNIT_EXPECT_EQ(test, dmc_device_power_state(p->dev), DMC_POWER_SUSPENDED);
 	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
 	KUNIT_EXPECT_TRUE(test, pw_on(p));
 	KUNIT_EXPECT_TRUE(test, pw_on(c));

@@ -60,7 +60,6 @@ struct dmc_device_type {
  * @class: its class, or NULL
  * @groups: extra attribute groups
  * @driver_data: for the bound driver (dmc_dev_set_drvdata())
- * @power_state: current power state; changed only by the core
  * @mutex: the device lock, held by the core across probe, remove,
  *	suspend and resume of this device
  * @release: frees the device; else the type's, else the class's is used
@@ -76,7 +75,6 @@ struct dmc_device {
 	struct dmc_class *class;
 	const struct dmc_attribute_group **groups;
 	void *driver_data;
-	enum dmc_power_state power_state;
 	struct mutex mutex;	/* the device lock: see above */
 	void (*release)(struct dmc_device *dev);
 };

@@ -10,6 +10,7 @@
 #ifndef _DMCORE_KOBJECT_H
 #define _DMCORE_KOBJECT_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
@@ -81,7 +82,7 @@ struct dmc_kobj_type {
 				     void *data));
 };
 
-/* Bits of dmc_kobject.flags; changed with atomic bitops. */
+/* Bits of dmc_kobject.flags; changed atomically (dmc_kobj_set_flag()...). */
 enum dmc_kobject_flag {
 	DMC_KOBJ_INITIALIZED,		/* dmc_kobject_init() succeeded */
 	DMC_KOBJ_IN_TREE,		/* added and not yet deleted */
@@ -99,7 +100,9 @@ enum dmc_kobject_flag {
  * @kset: set this object belongs to, or NULL
  * @ktype: the object's type; never NULL once initialized
  * @kref: reference count
- * @flags: DMC_KOBJ_* bits
+ * @flags: DMC_KOBJ_* bits, 32 bits beside @kref so that the structure has
+ *	no hole; read and changed only through dmc_kobj_test_flag() and
+ *	friends
  *
  * The remaining fields belong to the core (see base.h for their locks).
  */
@@ -109,7 +112,7 @@ struct dmc_kobject {
 	struct dmc_kset *kset;
 	const struct dmc_kobj_type *ktype;
 	struct kref kref;
-	unsigned long flags;
+	atomic_t flags;
 
 	/* private to the core */
 	struct dmc_klist_node kset_node; /* in kset->members */
@@ -119,6 +122,37 @@ struct dmc_kobject {
 	struct list_head live;		/* every initialized kobject */
 };
 
+/* Atomic bit operations on kobj->flags, ordered as the bitops they replace. */
+static inline bool dmc_kobj_test_flag(const struct dmc_kobject *kobj,
+				      enum dmc_kobject_flag bit)
+{
+	return atomic_read(&kobj->flags) & BIT(bit);
+}
+
+static inline void dmc_kobj_set_flag(struct dmc_kobject *kobj,
+				     enum dmc_kobject_flag bit)
+{
+	atomic_or(BIT(bit), &kobj->flags);
+}
+
+static inline void dmc_kobj_clear_flag(struct dmc_kobject *kobj,
+				       enum dmc_kobject_flag bit)
+{
+	atomic_andnot(BIT(bit), &kobj->flags);
+}
+
+static inline bool dmc_kobj_test_and_set_flag(struct dmc_kobject *kobj,
+					      enum dmc_kobject_flag bit)
+{
+	return atomic_fetch_or(BIT(bit), &kobj->flags) & BIT(bit);
+}
+
+static inline bool dmc_kobj_test_and_clear_flag(struct dmc_kobject *kobj,
+						enum dmc_kobject_flag bit)
+{
+	return atomic_fetch_andnot(BIT(bit), &kobj->flags) & BIT(bit);
+}
+
 static inline const char *dmc_kobject_name(const struct dmc_kobject *kobj)
 {
 	return kobj->name;
@@ -126,7 +160,7 @@ static inline const char *dmc_kobject_name(const struct dmc_kobject *kobj)
 
 static inline bool dmc_kobject_in_tree(const struct dmc_kobject *kobj)
 {
-	return test_bit(DMC_KOBJ_IN_TREE, &kobj->flags);
+	return dmc_kobj_test_flag(kobj, DMC_KOBJ_IN_TREE);
 }
 
 int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype);
