@@ -187,7 +187,8 @@ struct dmc_driver_private {
 
 /*
  * struct dmc_device_private - what the core keeps for a device
- * @klist_children: child devices, by name
+ * @klist_children: child devices, by name; NULL until the first child is
+ *	added (dmc_device_children()), then kept until the release
  * @knode_parent: in the parent's klist_children
  * @knode_driver: in the bound driver's klist_devices
  * @knode_bus: in the bus's klist_devices
@@ -207,7 +208,7 @@ struct dmc_driver_private {
  * @registered: dmc_device_add() succeeded
  */
 struct dmc_device_private {
-	struct dmc_klist klist_children;
+	struct dmc_klist *klist_children;
 	struct dmc_klist_node knode_parent;
 	struct dmc_klist_node knode_driver;
 	struct dmc_klist_node knode_bus;

@@ -62,7 +62,10 @@ static void dmc_device_release(struct dmc_kobject *kobj)
 		DMC_MISUSE(1, "device '%s' has no release function; its memory leaks\n",
 			   kobj->name ?: "(unnamed)");
 	if (p) {
-		dmc_klist_destroy(&p->klist_children);
+		if (p->klist_children) {
+			dmc_klist_destroy(p->klist_children);
+			kfree(p->klist_children);
+		}
 		kfree(p->waits_for);
 		kfree(p);
 	}
@@ -303,19 +306,50 @@ static void dmc_child_put(struct dmc_klist_node *n)
 	dmc_device_put(p->device);
 }
 
+/* The children of @p, or NULL while it never had one. */
+static struct dmc_klist *dmc_device_children(struct dmc_device_private *p)
+{
+	/*
+	 * Pairs with the cmpxchg() in dmc_device_children_alloc(): a walker
+	 * that sees the klist sees it initialized.
+	 */
+	return smp_load_acquire(&p->klist_children);
+}
+
+/*
+ * The children of @p, made on the first child: most devices never have
+ * one, and an indexed klist is most of a device's private part. Siblings
+ * added at once race here; one klist wins, the others are thrown away.
+ */
+static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
+{
+	struct dmc_klist *k = dmc_device_children(p), *old;
+
+	if (k)
+		return k;
+	k = kmalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	if (dmc_klist_init(k, dmc_child_get, dmc_child_put)) {
+		kfree(k);
+		return ERR_PTR(-ENOMEM);
+	}
+	old = cmpxchg(&p->klist_children, NULL, k);
+	if (old) {
+		dmc_klist_destroy(k);
+		kfree(k);
+		return old;
+	}
+	return k;
+}
+
 static int dmc_device_private_init(struct dmc_device *dev)
 {
 	struct dmc_device_private *p;
-	int err;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	err = dmc_klist_init(&p->klist_children, dmc_child_get, dmc_child_put);
-	if (err) {
-		kfree(p);
-		return err;
-	}
 	INIT_LIST_HEAD(&p->deferred);
 	INIT_LIST_HEAD(&p->dpm_entry);
 	INIT_LIST_HEAD(&p->suppliers);
@@ -562,8 +596,11 @@ int dmc_device_add(struct dmc_device *dev)
 	if (err)
 		goto err_bus;
 	if (parent) {
-		err = dmc_klist_add(&parent->p->klist_children, &dev->p->knode_parent,
-				    &dev->kobj.name, false);
+		struct dmc_klist *children = dmc_device_children_alloc(parent->p);
+
+		err = IS_ERR(children) ? PTR_ERR(children) :
+			dmc_klist_add(children, &dev->p->knode_parent,
+				      &dev->kobj.name, false);
 		if (err)
 			goto err_class;
 	}
@@ -667,8 +704,9 @@ void dmc_device_del(struct dmc_device *dev)
 	dmc_class_remove_device(dev);
 	dmc_bus_remove_device(dev);
 	dmc_dpm_remove(dev);
-	if (parent)
-		dmc_klist_del(&parent->p->klist_children, &dev->p->knode_parent);
+	/* A child's parent has its klist: made when the child was added. */
+	if (parent && dmc_device_children(parent->p))
+		dmc_klist_del(dmc_device_children(parent->p), &dev->p->knode_parent);
 	/* Gone already if its parent's kobject was deleted under it. */
 	if (dmc_kobject_in_tree(&dev->kobj))
 		dmc_kobject_del(&dev->kobj);
@@ -707,13 +745,17 @@ EXPORT_SYMBOL_GPL(dmc_device_unregister);
 int dmc_device_walk_children(struct dmc_device *parent,
 			     void *data, int (*fn)(struct dmc_device *dev, void *data))
 {
+	struct dmc_klist *children;
 	struct dmc_klist_iter it;
 	struct dmc_klist_node *n;
 	int ret = 0;
 
 	if (!parent || !parent->p || !fn)
 		return -EINVAL;
-	dmc_klist_iter_start(&parent->p->klist_children, &it);
+	children = dmc_device_children(parent->p);
+	if (!children)
+		return 0;
+	dmc_klist_iter_start(children, &it);
 	while (!ret && (n = dmc_klist_iter_next(&it)))
 		ret = fn(container_of(n, struct dmc_device_private,
 				      knode_parent)->device, data);
@@ -737,12 +779,16 @@ struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *
 						      const void *data))
 {
 	struct dmc_device *found = NULL;
+	struct dmc_klist *children;
 	struct dmc_klist_iter it;
 	struct dmc_klist_node *n;
 
 	if (!parent || !parent->p || !match)
 		return NULL;
-	dmc_klist_iter_start(&parent->p->klist_children, &it);
+	children = dmc_device_children(parent->p);
+	if (!children)
+		return NULL;
+	dmc_klist_iter_start(children, &it);
 	while ((n = dmc_klist_iter_next(&it))) {
 		struct dmc_device *dev = container_of(n, struct dmc_device_private,
 						      knode_parent)->device;
@@ -770,11 +816,13 @@ EXPORT_SYMBOL_GPL(dmc_device_find_child);
 struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
 						 const char *name)
 {
+	struct dmc_klist *children;
 	struct dmc_klist_node *n;
 
 	if (!parent || !parent->p || !name)
 		return NULL;
-	n = dmc_klist_find(&parent->p->klist_children, name);
+	children = dmc_device_children(parent->p);
+	n = children ? dmc_klist_find(children, name) : NULL;
 	return n ? container_of(n, struct dmc_device_private, knode_parent)->device
 		 : NULL;
 }

@@ -628,6 +628,84 @@ static int dv_match_name(struct dmc_device *dev, const void *data)
 	return !strcmp(dmc_dev_name(dev), data);
 }
 
+struct dv_sibling {
+	struct dmc_device *child;
+	struct completion *go;
+	struct completion done;
+	int err;
+};
+
+static int dv_sibling_add(void *data)
+{
+	struct dv_sibling *s = data;
+
+	wait_for_completion(s->go);
+	s->err = dmc_device_add(s->child);
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * A device gets its children's klist with its first child: before, walks
+ * and finds see no children; siblings added at once by several threads
+ * all end up in the one klist.
+ */
+static void device_children_made_on_first_child_by_racing_siblings(struct kunit *test)
+{
+	static const char * const names[] = { "s0", "s1", "s2", "s3" };
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dv_walk w = { .test = test };
+	struct dv_sibling *s;
+	struct completion go;
+	struct dmc_device *found;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, dmc_device_walk_children(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, w.n, 0U);
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child(p->dev, "nope", dv_match_name));
+	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, "nope"));
+
+	s = kunit_kcalloc(test, ARRAY_SIZE(names), sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_completion(&go);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct task_struct *task;
+
+		w.kids[i] = dmm_dev_alloc(test, names[i]);
+		w.kids[i]->dev->parent = p->dev;
+		s[i].child = w.kids[i]->dev;
+		s[i].go = &go;
+		init_completion(&s[i].done);
+		task = kthread_run(dv_sibling_add, &s[i], "dv-sib%u", i);
+		if (IS_ERR(task)) {
+			s[i].err = PTR_ERR(task);
+			complete(&s[i].done);
+		}
+	}
+	complete_all(&go);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		wait_for_completion(&s[i].done);
+		KUNIT_EXPECT_EQ(test, s[i].err, 0);
+		w.kids[i]->added = !s[i].err;
+	}
+
+	KUNIT_EXPECT_EQ(test, dmc_device_walk_children(p->dev, &w, dv_walk_fn), 0);
+	KUNIT_EXPECT_EQ(test, w.n, 4U);
+	KUNIT_EXPECT_EQ(test, w.seen, 0xfU);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		found = dmc_device_find_child_by_name(p->dev, w.kids[i]->name);
+		KUNIT_EXPECT_PTR_EQ(test, found, w.kids[i]->dev);
+		dmm_put_found(found);
+	}
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (w.kids[i]->added)
+			dmm_dev_unregister(w.kids[i]);
+		else
+			dmm_dev_put(w.kids[i]);
+	}
+	dmm_dev_unregister(p);
+}
+
 static void device_find_child_returns_referenced_match(struct kunit *test)
 {
 	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
@@ -830,6 +908,7 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_child_walk_visits_direct_children),
 	KUNIT_CASE(device_find_child_returns_referenced_match),
 	KUNIT_CASE(device_find_child_by_name_is_referenced_and_direct),
+	KUNIT_CASE(device_children_made_on_first_child_by_racing_siblings),
 	KUNIT_CASE(device_is_bound_follows_binding),
 	KUNIT_CASE(device_add_under_parent_being_deleted_leaves_no_orphan),
 	{}
