@@ -44,6 +44,9 @@ struct dmc_kset *dmc_bus_kset;
 struct dmc_kset *dmc_class_kset;
 struct dmc_kobject *dmc_virtual_dir;
 
+/* Devices' private parts: a cache of their exact size, not a kmalloc class. */
+static struct kmem_cache *dmc_device_private_cache;
+
 /* ---- device release and events ------------------------------------------ */
 
 static void dmc_device_release(struct dmc_kobject *kobj)
@@ -67,7 +70,7 @@ static void dmc_device_release(struct dmc_kobject *kobj)
 			kfree(p->klist_children);
 		}
 		kfree(p->waits_for);
-		kfree(p);
+		kmem_cache_free(dmc_device_private_cache, p);
 	}
 }
 
@@ -347,7 +350,7 @@ static int dmc_device_private_init(struct dmc_device *dev)
 {
 	struct dmc_device_private *p;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kmem_cache_zalloc(dmc_device_private_cache, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&p->deferred);
@@ -839,9 +842,12 @@ static int __init dmc_init(void)
 		       event_log_size, DMC_EVENT_LOG_MAX);
 		return -EINVAL;
 	}
+	dmc_device_private_cache = KMEM_CACHE(dmc_device_private, 0);
+	if (!dmc_device_private_cache)
+		return -ENOMEM;
 	err = dmc_kobject_tree_init();
 	if (err)
-		return err;
+		goto err_cache;
 	err = dmc_event_init(event_log_size);
 	if (err)
 		goto err_tree;
@@ -903,6 +909,8 @@ err_event:
 	dmc_event_exit();
 err_tree:
 	dmc_kobject_tree_exit();
+err_cache:
+	kmem_cache_destroy(dmc_device_private_cache);
 	return err;
 }
 
@@ -924,10 +932,13 @@ static void __exit dmc_exit(void)
 	leaked = dmc_kobject_report_leaks();
 	dmc_event_exit();
 	dmc_kobject_tree_exit();
-	if (leaked)
+	if (leaked) {
+		/* A leaked device still points into the cache: keep it. */
 		pr_err("dmcore: unloaded, %lu objects leaked\n", leaked);
-	else
+	} else {
+		kmem_cache_destroy(dmc_device_private_cache);
 		pr_info("dmcore: unloaded, 0 objects leaked\n");
+	}
 }
 
 module_init(dmc_init);
