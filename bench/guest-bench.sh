@@ -32,10 +32,23 @@ reps_for() {
 	echo 1
 }
 
+# quiesce -- before a scenario that measures memory: let what earlier
+# scenarios freed leave the slab counters (deferred frees, caches, empty
+# slabs), so that "before" is not still falling during the measurement.
+quiesce() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do
+		[ -w "$f" ] && echo 1 >"$f"
+	done
+	sleep 1
+}
+
 # bench REP CMD... -- run one command and print its result line
 bench() {
 	rep=$1
 	shift
+	case $1 in devices|bind|floor) quiesce ;; esac
 	if ! echo "$*" >"$RUN"; then
 		echo "DMC-FAIL: bench $* failed: $(cat "$RUN")"
 		rc=1
