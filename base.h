@@ -49,8 +49,9 @@
  *                               tree listener.
  *
  * kobj->kref and kobj->flags are atomic. kobj->kset and kobj->ktype are
- * written only before the object is added. dev->p->registered and ->dead
- * change under the device lock and are read with READ_ONCE().
+ * written only before the object is added. dev->p->dead and ->del_task
+ * change under the device lock, dev->p->registered under it or before the
+ * device is visible; they are read with READ_ONCE().
  */
 #ifndef _DMCORE_BASE_H
 #define _DMCORE_BASE_H
@@ -204,8 +205,13 @@ struct dmc_driver_private {
  * @link_gen: mark of the link cycle search (dmc_links_mutex)
  * @power_state: current power state (the device lock; read with
  *	READ_ONCE() through dmc_device_power_state())
+ * @del_task: the task deleting the device, while dmc_device_del() runs
+ *	(the device lock)
  * @dead: set once dmc_device_del() began; no more probing
- * @registered: dmc_device_add() succeeded
+ * @put_misused: a put without dmc_device_del() was reported already
+ * @registered: dmc_device_add() succeeded and dmc_device_del() has not
+ *	finished; while set, the device holds a reference on itself (see
+ *	dmc_device_add()). Waiters for a deletion wait on its address.
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -223,7 +229,9 @@ struct dmc_device_private {
 	struct dmc_device *device;
 	unsigned int link_gen;
 	enum dmc_power_state power_state;
+	struct task_struct *del_task;
 	bool dead;
+	bool put_misused;
 	bool registered;
 };
 

@@ -15,9 +15,11 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 
 #include "base.h"
 #include "control.h"
@@ -431,11 +433,48 @@ EXPORT_SYMBOL_GPL(dmc_device_get);
  * @dev: the device, or NULL
  *
  * The last put releases the device. May sleep.
+ *
+ * While a device is registered (from dmc_device_add() until
+ * dmc_device_del() has finished) it holds a reference on itself, so a put
+ * never frees a device that is still on its bus, in its class, in the
+ * power order or among its parent's children. A put that leaves only that
+ * reference, i.e. its owner let go without dmc_device_del(), is a counted
+ * misuse (DMC_MISUSE): the device stays, and is freed once something
+ * deletes it (its parent, bus or class going) or reported as a leak at
+ * unload. A put by a caller who holds no reference at all (only that
+ * one is left) is refused the same way. As far as the count can tell:
+ * while others hold references too, the put of the last of them is the
+ * one reported, once per device.
  */
 void dmc_device_put(struct dmc_device *dev)
 {
-	if (dev)
-		dmc_kobject_put(&dev->kobj);
+	struct dmc_device_private *p;
+	unsigned int refs;
+
+	if (!dev)
+		return;
+	p = dev->p;
+	/* Pairs with the release in dmc_device_add(): the self-reference is in. */
+	if (p && smp_load_acquire(&p->registered)) {
+		refs = kref_read(&dev->kobj.kref);
+		/*
+		 * dmc_device_del() sets ->dead before it drops the
+		 * self-reference: a count without it is seen with ->dead.
+		 */
+		smp_rmb();
+		if (refs <= 2 && !READ_ONCE(p->dead)) {
+			if (DMC_MISUSE(refs <= 1, "put of device '%s' without a reference\n",
+				       dmc_dev_name(dev)))
+				return;
+			/* Once a device: later walks of its lists put it too. */
+			if (!READ_ONCE(p->put_misused)) {
+				WRITE_ONCE(p->put_misused, true);
+				DMC_MISUSE(1, "last put of device '%s' before its del: it stays\n",
+					   dmc_dev_name(dev));
+			}
+		}
+	}
+	dmc_kobject_put(&dev->kobj);
 }
 EXPORT_SYMBOL_GPL(dmc_device_put);
 
@@ -510,6 +549,11 @@ static int dmc_device_check_names(struct dmc_device *dev)
  * Whatever the result, the caller keeps its reference. After a failure
  * call dmc_device_put() and nothing else; after success, end with
  * dmc_device_del() and dmc_device_put() (or dmc_device_unregister()).
+ * On success the device also holds a reference on itself, the
+ * registration's, as Linux's klists hold one for their members: only
+ * dmc_device_del() drops it, so a device is never freed while it is on a
+ * list of the model; a dmc_device_put() without dmc_device_del() is a
+ * counted misuse (see dmc_device_put()).
  *
  * Context: may sleep; runs the bus's match and the drivers' probe.
  * Return: 0; -EINVAL (no name, no release function, unregistered bus or
@@ -609,7 +653,12 @@ int dmc_device_add(struct dmc_device *dev)
 	}
 	dmc_dpm_add(dev);
 	dmc_device_add_links(dev);
-	WRITE_ONCE(dev->p->registered, true);
+	/* The registration's own reference, dropped by dmc_device_del(). */
+	dmc_device_get(dev);
+	dmc_device_lock(dev);
+	/* Pairs with the acquire in dmc_device_put(). */
+	smp_store_release(&dev->p->registered, true);
+	dmc_device_unlock(dev);
 
 	/*
 	 * A parent being deleted meanwhile may have walked its children
@@ -656,48 +705,83 @@ int dmc_device_register(struct dmc_device *dev)
 }
 EXPORT_SYMBOL_GPL(dmc_device_register);
 
-static int dmc_device_del_child(struct dmc_device *child, void *data)
+/* What dmc_device_del_claim() found. */
+enum dmc_del_claim {
+	DMC_DEL_CLAIMED,	/* the caller deletes it now */
+	DMC_DEL_NOTHING,	/* deleted already, or never added */
+	DMC_DEL_BUSY,		/* another task deletes it */
+	DMC_DEL_MINE,		/* this task began deleting it, further out */
+	DMC_DEL_ADDING,		/* its dmc_device_add() has not finished */
+};
+
+/*
+ * Claim @dev's deletion for the current task. When claimed, @dev is dead
+ * (no more probing, no new child), and the deleter holds a reference that
+ * dmc_device_del_one() drops.
+ */
+static enum dmc_del_claim dmc_device_del_claim(struct dmc_device *dev)
 {
-	dmc_device_del(child);
-	return 0;
+	struct dmc_device_private *p = dev->p;
+	enum dmc_del_claim ret;
+
+	dmc_device_lock(dev);
+	if (!p->registered)
+		ret = p->dead ? DMC_DEL_NOTHING : DMC_DEL_ADDING;
+	else if (p->dead)
+		ret = p->del_task == current ? DMC_DEL_MINE : DMC_DEL_BUSY;
+	else
+		ret = DMC_DEL_CLAIMED;
+	if (ret == DMC_DEL_CLAIMED) {
+		WRITE_ONCE(p->dead, true);
+		WRITE_ONCE(p->del_task, current);
+	}
+	dmc_device_unlock(dev);
+	if (ret == DMC_DEL_CLAIMED) {
+		/* A child added meanwhile sees ->dead; see dmc_device_add(). */
+		smp_mb();
+		dmc_device_get(dev);
+	}
+	return ret;
 }
 
-/**
- * dmc_device_del() - take a device out of the model
- * @dev: a device added with dmc_device_add()
- *
- * Stops any further probing of @dev, deletes its child devices first
- * (each completely, deepest first), tells the bus notifiers, unbinds its
- * driver (unbinding its consumers before it), removes its device links,
- * takes it off the deferred list, out of its class, its bus and the power
- * order, and sends "remove". The reference on the parent is kept until
- * @dev is released. The caller's reference is untouched: end with
- * dmc_device_put().
- *
- * A device deleted already (for instance with its parent, bus or class)
- * is left alone, so an owner's later dmc_device_unregister() is safe.
- *
- * Context: may sleep; runs drivers' remove callbacks.
+/*
+ * The first child of @parent that this task is not deleting further out
+ * (a callback of that deletion deleting an ancestor), referenced; NULL if
+ * there is none.
  */
-void dmc_device_del(struct dmc_device *dev)
+static struct dmc_device *dmc_device_first_child(struct dmc_device *parent)
 {
-	struct dmc_device *parent;
+	struct dmc_klist *children = dmc_device_children(parent->p);
+	struct dmc_device *child = NULL;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
 
-	if (!dev || !dev->p)
-		return;
-	dmc_device_lock(dev);
-	if (!dev->p->registered || dev->p->dead) {
-		dmc_device_unlock(dev);
-		return;
+	if (!children)
+		return NULL;
+	dmc_klist_iter_start(children, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		struct dmc_device_private *cp = container_of(n, struct dmc_device_private,
+							     knode_parent);
+
+		if (READ_ONCE(cp->del_task) != current) {
+			child = dmc_device_get(cp->device);
+			break;
+		}
 	}
-	WRITE_ONCE(dev->p->dead, true);
-	dmc_device_unlock(dev);
-	smp_mb();	/* see dmc_device_add() */
-	dmc_device_get(dev);
-	parent = dev->parent;
+	dmc_klist_iter_exit(&it);
+	return child;
+}
 
-	/* No child can be added any more: remove those there are. */
-	dmc_device_walk_children(dev, NULL, dmc_device_del_child);
+/*
+ * Delete @dev itself, claimed by this task, once it has no children left:
+ * unbind it, take it off every list and out of the tree, then mark it
+ * deleted, wake whoever waits for that, and drop the registration's and
+ * the deleter's references.
+ */
+static void dmc_device_del_one(struct dmc_device *dev)
+{
+	struct dmc_device *parent = dev->parent;
+	struct dmc_device_private *p = dev->p;
 
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
 	dmc_device_release_driver(dev);
@@ -709,12 +793,120 @@ void dmc_device_del(struct dmc_device *dev)
 	dmc_dpm_remove(dev);
 	/* A child's parent has its klist: made when the child was added. */
 	if (parent && dmc_device_children(parent->p))
-		dmc_klist_del(dmc_device_children(parent->p), &dev->p->knode_parent);
+		dmc_klist_del(dmc_device_children(parent->p), &p->knode_parent);
 	/* Gone already if its parent's kobject was deleted under it. */
 	if (dmc_kobject_in_tree(&dev->kobj))
 		dmc_kobject_del(&dev->kobj);
-	WRITE_ONCE(dev->p->registered, false);
-	dmc_device_put(dev);
+
+	dmc_device_lock(dev);
+	WRITE_ONCE(p->registered, false);
+	WRITE_ONCE(p->del_task, NULL);
+	dmc_device_unlock(dev);
+	/* Waiters test ->registered (or the parent link) after queueing. */
+	smp_mb();
+	wake_up_var(&p->registered);
+	dmc_device_put(dev);	/* the registration's reference */
+	dmc_device_put(dev);	/* the deleter's, from dmc_device_del_claim() */
+}
+
+/* Wait until another task's deletion of @dev has finished. */
+static void dmc_device_del_wait(struct dmc_device *dev)
+{
+	struct dmc_device_private *p = dev->p;
+
+	wait_var_event(&p->registered, !READ_ONCE(p->registered));
+}
+
+/*
+ * Wait until @child, a child of a device this task deletes, has left its
+ * parent's children: another task deletes it, or its dmc_device_add()
+ * will, having seen the parent dead.
+ */
+static void dmc_device_del_wait_child(struct dmc_device *child)
+{
+	struct dmc_device_private *p = child->p;
+
+	wait_var_event(&p->registered, !dmc_klist_node_attached(&p->knode_parent));
+}
+
+/*
+ * Delete @root, claimed by this task, with everything below it, deepest
+ * first. A walk up and down the tree through ->parent, with no stack of
+ * its own: a user can nest devices as deep as they like.
+ */
+static void dmc_device_del_tree(struct dmc_device *root)
+{
+	struct dmc_device *pos = root, *child, *parent;
+
+	for (;;) {
+		child = dmc_device_first_child(pos);
+		if (child) {
+			switch (dmc_device_del_claim(child)) {
+			case DMC_DEL_CLAIMED:
+				pos = child;	/* held by the claim's reference */
+				break;
+			case DMC_DEL_BUSY:
+			case DMC_DEL_ADDING:
+				dmc_device_del_wait_child(child);
+				break;
+			case DMC_DEL_NOTHING:
+			case DMC_DEL_MINE:
+				/* Off the list already, or skipped: cannot be. */
+				WARN_ON_ONCE(dmc_klist_node_attached(&child->p->knode_parent));
+				break;
+			}
+			dmc_device_put(child);
+			continue;
+		}
+		/* Claimed devices hold their parents: they stay allocated. */
+		parent = pos->parent;
+		dmc_device_del_one(pos);
+		if (pos == root)
+			return;
+		pos = parent;
+	}
+}
+
+/**
+ * dmc_device_del() - take a device out of the model
+ * @dev: a device added with dmc_device_add(); the caller holds a reference
+ *
+ * Stops any further probing of @dev, deletes its child devices first
+ * (each completely, deepest first, however deep the tree), tells the bus
+ * notifiers, unbinds its driver (unbinding its consumers before it),
+ * removes its device links, takes it off the deferred list, out of its
+ * class, its bus and the power order, sends "remove", and drops the
+ * reference the device held on itself since dmc_device_add(). The
+ * reference on the parent is kept until @dev is released. The caller's
+ * reference is untouched: end with dmc_device_put().
+ *
+ * Idempotent: a device deleted already (for instance with its parent,
+ * bus or class) is left alone, so an owner's later dmc_device_unregister()
+ * is safe. When another task is deleting @dev, this waits until that
+ * deletion has finished, so that on return @dev is out of the model
+ * whoever deleted it. Called from a callback of @dev's own deletion (a
+ * bus notifier, a class interface, a child's remove), it returns at once.
+ * Must not be called while holding a lock that another task's deletion
+ * of @dev may need (such as the device lock of a device linked to it).
+ *
+ * Context: may sleep; runs drivers' remove callbacks.
+ */
+void dmc_device_del(struct dmc_device *dev)
+{
+	if (!dev || !dev->p)
+		return;
+	switch (dmc_device_del_claim(dev)) {
+	case DMC_DEL_CLAIMED:
+		dmc_device_del_tree(dev);
+		break;
+	case DMC_DEL_BUSY:
+		dmc_device_del_wait(dev);
+		break;
+	case DMC_DEL_NOTHING:
+	case DMC_DEL_MINE:
+	case DMC_DEL_ADDING:
+		break;
+	}
 }
 EXPORT_SYMBOL_GPL(dmc_device_del);
 

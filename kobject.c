@@ -594,6 +594,8 @@ void dmc_kobject_del(struct dmc_kobject *kobj)
 	while ((leaf = dmc_first_leaf(kobj))) {
 		pr_debug("dmcore: deleting '%s' with its parent '%s'\n",
 			 leaf->name, kobj->name);
+		/* Deleted for good, as by dmc_kobject_del(): no re-add. */
+		dmc_kobj_set_flag(leaf, DMC_KOBJ_DELETED);
 		dmc_kobject_del_one(leaf);
 		dmc_kobject_put(leaf);
 	}
