@@ -389,12 +389,12 @@ static bool br_job_blocked(struct br_job *j)
 
 	if (!j->task)
 		return false;
-	for (i = 0; i < 1000 && seen < 3; i++) {
+	for (i = 0; i < 500 && seen < 3; i++) {
 		if (READ_ONCE(j->task->__state) == TASK_UNINTERRUPTIBLE)
 			seen++;
 		else
 			seen = 0;
-		msleep(10);
+		msleep(20);
 	}
 	return seen >= 3;
 }
