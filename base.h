@@ -44,9 +44,19 @@
  *                               the tree, so a path can be built while a
  *                               rename or move runs elsewhere.
  *   dmc_live_lock    (spinlock) the list of live kobjects (leak report).
+ *   dmc_driver_p_lock (spinlock, bus.c) a leaf: drv->p's clearing
+ *                               against dmc_driver_private_get().
  *   dmc_ctl_lock, dmc_ctl_buses_lock (spinlocks, control.c) leaves:
  *                               control's own lists, also taken from its
  *                               tree listener.
+ *
+ * Active references. A driver's dp->active and a bus's priv->active count
+ * the users of the owner's structure and callbacks (a match and probe with
+ * the driver, an attribute's show or store), as kernfs's active references
+ * do for sysfs files. They are taken without blocking, never waited for by
+ * their holders, and drained by the unregistration, which clears the
+ * pointer first and then waits holding no lock; a holder may take any
+ * lock above, and must not unregister the driver or bus it holds.
  *
  * kobj->kref and kobj->flags are atomic. kobj->kset and kobj->ktype are
  * written only before the object is added. dev->p->dead and ->del_task
@@ -56,6 +66,7 @@
 #ifndef _DMCORE_BASE_H
 #define _DMCORE_BASE_H
 
+#include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/printk.h>
@@ -145,11 +156,14 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
  * @klist_drivers: the bus's drivers, by name (buses only)
  * @bus_notifier: the bus notifier chain
  * @drivers_autoprobe: bind new devices and drivers at once
- * @bus: the bus, or NULL once unregistered
+ * @bus: the bus, or NULL once its unregistration began
  * @class: the class, or NULL once unregistered
  * @interfaces: class interfaces, under @mutex
  * @mutex: class interfaces and class membership changes
  * @glue_dir: devices/virtual/<class>, made for the first parentless member
+ * @active: users of @bus's callbacks under way (attribute show and store,
+ *	see dmc_bus_active_get()); dmc_bus_unregister() clears @bus, then
+ *	waits for them
  */
 struct dmc_subsys_private {
 	struct dmc_kset subsys;
@@ -164,6 +178,7 @@ struct dmc_subsys_private {
 	struct list_head interfaces;
 	struct mutex mutex;		/* class interfaces and members */
 	struct dmc_kobject *glue_dir;
+	atomic_t active;
 };
 
 #define to_subsys_private(k) container_of(to_dmc_kset(k), struct dmc_subsys_private, subsys)
@@ -173,9 +188,14 @@ struct dmc_subsys_private {
  * @kobj: bus/<bus>/drivers/<name>
  * @klist_devices: devices bound to the driver
  * @knode_bus: in the bus's klist_drivers
- * @driver: the driver, or NULL once it was detached from its bus
+ * @driver: the driver, or NULL once its unregistration began; cleared by
+ *	whoever claims the unregistration (dmc_driver_remove())
  * @bus: the bus's private part, referenced while registered
- * @probing: probes by this driver under way (see dmc_really_probe())
+ * @active: users of @driver under way: a match and probe with it, an
+ *	attribute's show or store (see dmc_driver_active_get()); the
+ *	unregistration waits for them after clearing @driver
+ * @removed: completed once the unregistration is done, for the callers
+ *	of an overlapping unregistration to wait on
  */
 struct dmc_driver_private {
 	struct dmc_kobject kobj;
@@ -183,7 +203,8 @@ struct dmc_driver_private {
 	struct dmc_klist_node knode_bus;
 	struct dmc_driver *driver;
 	struct dmc_subsys_private *bus;
-	atomic_t probing;
+	atomic_t active;
+	struct completion removed;
 };
 
 /*
@@ -212,6 +233,8 @@ struct dmc_driver_private {
  * @registered: dmc_device_add() succeeded and dmc_device_del() has not
  *	finished; while set, the device holds a reference on itself (see
  *	dmc_device_add()). Waiters for a deletion wait on its address.
+ * @ready_to_probe: dmc_device_add() sent "add" and offers the device to
+ *	drivers; no probe before (the device lock)
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -233,6 +256,7 @@ struct dmc_device_private {
 	bool dead;
 	bool put_misused;
 	bool registered;
+	bool ready_to_probe;
 };
 
 /* The device link, private to the core (link.c). */
@@ -260,7 +284,8 @@ void dmc_bus_remove_device(struct dmc_device *dev);
 void dmc_bus_probe_device(struct dmc_device *dev);
 void dmc_bus_notify(struct dmc_device *dev, enum dmc_bus_notify action);
 int dmc_bus_add_driver(struct dmc_driver *drv);
-void dmc_bus_remove_driver(struct dmc_driver *drv);
+void dmc_bus_remove_driver(struct dmc_driver *drv, struct dmc_driver_private *dp);
+struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv);
 struct dmc_subsys_private *dmc_subsys_alloc(const char *name);
 void dmc_subsys_free(struct dmc_subsys_private *priv);
 void dmc_subsys_release(struct dmc_kobject *kobj);
@@ -274,7 +299,9 @@ struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls);
 /* driver.c: binding and deferred probe */
 int dmc_driver_attach(struct dmc_driver *drv);
 void dmc_device_initial_probe(struct dmc_device *dev);
-void dmc_driver_detach(struct dmc_driver *drv);
+void dmc_driver_remove(struct dmc_driver_private *dp);
+struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp);
+void dmc_driver_active_put(struct dmc_driver_private *dp);
 void dmc_deferred_probe_del(struct dmc_device *dev);
 int dmc_probe_init(void);
 void dmc_probe_exit(void);

@@ -22,6 +22,9 @@
 
 #include "base.h"
 
+/* Guards drv->p against dmc_driver_private_get() (see there). */
+static DEFINE_SPINLOCK(dmc_driver_p_lock);
+
 /* Release of a bus's or class's private part, through its subsys kobject. */
 void dmc_subsys_release(struct dmc_kobject *kobj)
 {
@@ -39,29 +42,67 @@ static struct dmc_bus_type *dmc_kobj_to_bus(struct dmc_kobject *kobj)
 	return READ_ONCE(to_subsys_private(kobj)->bus);
 }
 
+/*
+ * Begin a use of a bus's structure and callbacks, as
+ * dmc_driver_active_get() does for a driver: dmc_bus_unregister() clears
+ * priv->bus, then waits for these uses to end. Return: the bus, or NULL
+ * (nothing to end) once its unregistration began.
+ */
+static struct dmc_bus_type *dmc_bus_active_get(struct dmc_subsys_private *priv)
+{
+	struct dmc_bus_type *bus;
+
+	atomic_inc(&priv->active);
+	smp_mb__after_atomic();	/* count before the check; pairs with dmc_bus_unregister() */
+	bus = READ_ONCE(priv->bus);
+	if (!bus && atomic_dec_and_test(&priv->active))
+		wake_up_var(&priv->active);
+	return bus;
+}
+
+static void dmc_bus_active_put(struct dmc_subsys_private *priv)
+{
+	if (atomic_dec_and_test(&priv->active))
+		wake_up_var(&priv->active);
+}
+
+/*
+ * A bus attribute's show and store run under an active use of the bus,
+ * so dmc_bus_unregister() waits for them: its owner may free the bus and
+ * its module may go once it returned. @attr may be the owner's: it is
+ * read only after the use began.
+ */
 static ssize_t dmc_bus_attr_show(struct dmc_kobject *kobj,
 				 struct dmc_attribute *attr, char *buf)
 {
+	struct dmc_subsys_private *priv = to_subsys_private(kobj);
 	struct dmc_bus_attribute *ba = container_of(attr, struct dmc_bus_attribute,
 						    attr);
-	struct dmc_bus_type *bus = dmc_kobj_to_bus(kobj);
+	struct dmc_bus_type *bus = dmc_bus_active_get(priv);
+	ssize_t ret;
 
 	if (!bus)
 		return -ENODEV;
-	return ba->show ? ba->show(bus, buf) : -EIO;
+	ret = ba->show ? ba->show(bus, buf) : -EIO;
+	dmc_bus_active_put(priv);
+	return ret;
 }
 
 static ssize_t dmc_bus_attr_store(struct dmc_kobject *kobj,
 				  struct dmc_attribute *attr, const char *buf,
 				  size_t count)
 {
+	struct dmc_subsys_private *priv = to_subsys_private(kobj);
 	struct dmc_bus_attribute *ba = container_of(attr, struct dmc_bus_attribute,
 						    attr);
-	struct dmc_bus_type *bus = dmc_kobj_to_bus(kobj);
+	struct dmc_bus_type *bus = dmc_bus_active_get(priv);
+	ssize_t ret;
 
 	if (!bus)
 		return -ENODEV;
-	return ba->store ? ba->store(bus, buf, count) : -EIO;
+	ret = ba->store ? ba->store(bus, buf, count) : -EIO;
+	dmc_bus_active_put(priv);
+	return ret;
 }
 
 static const struct dmc_sysfs_ops dmc_bus_sysfs_ops = {
@@ -72,7 +113,11 @@ static const struct dmc_sysfs_ops dmc_bus_sysfs_ops = {
 static ssize_t bus_uevent_store(struct dmc_bus_type *bus, const char *buf,
 				size_t count)
 {
-	return dmc_kobject_uevent_store(&bus->p->subsys.kobj, buf, count);
+	struct dmc_subsys_private *priv = READ_ONCE(bus->p);
+
+	if (!priv)
+		return -ENODEV;
+	return dmc_kobject_uevent_store(&priv->subsys.kobj, buf, count);
 }
 
 static ssize_t drivers_autoprobe_show(struct dmc_bus_type *bus, char *buf)
@@ -316,12 +361,6 @@ static int dmc_bus_remove_one_device(struct dmc_device *dev, void *data)
 	return 0;
 }
 
-static int dmc_bus_remove_one_driver(struct dmc_driver *drv, void *data)
-{
-	dmc_driver_unregister(drv);
-	return 0;
-}
-
 /**
  * dmc_bus_unregister() - unregister a bus and remove what is on it
  * @bus: a registered bus
@@ -329,25 +368,42 @@ static int dmc_bus_remove_one_driver(struct dmc_driver *drv, void *data)
  * Every device still on the bus is deleted (its driver unbound first) and
  * every driver detached; a later dmc_driver_unregister() of such a driver
  * does nothing and a later dmc_device_unregister() of such a device only
- * drops its reference. No device or driver may be added to the bus while
- * this runs.
+ * drops its reference. Adding a device or a driver to the bus fails with
+ * -EINVAL once this began. It waits for the shows and stores of the
+ * bus's attributes under way and for the unregistrations of its drivers
+ * running elsewhere: when it returns, the core holds no pointer to @bus
+ * and calls none of its callbacks, so the owner may free it and its
+ * module may go (dmcore takes no reference on the owner's module; it
+ * drains the uses at unregistration, as kernfs does for sysfs files).
  *
- * Context: may sleep; runs drivers' remove callbacks.
+ * Context: may sleep; runs drivers' remove callbacks. Must not be called
+ * from a callback of the bus or of one of its drivers.
  */
 void dmc_bus_unregister(struct dmc_bus_type *bus)
 {
 	struct dmc_subsys_private *priv;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
 
 	if (!bus || !bus->p) {
 		pr_err_ratelimited("dmcore: unregister of a bus that is not registered\n");
 		return;
 	}
 	priv = bus->p;
+	/* No new use of @bus through its attributes: wait for those under way. */
+	WRITE_ONCE(priv->bus, NULL);
+	smp_mb();	/* clear before reading the count; pairs with dmc_bus_active_get() */
+	wait_var_event(&priv->active, !atomic_read(&priv->active));
+
 	dmc_bus_walk_devices(bus, NULL, dmc_bus_remove_one_device);
-	dmc_bus_walk_drivers(bus, NULL, dmc_bus_remove_one_driver);
+	dmc_klist_iter_start(&priv->klist_drivers, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		dmc_wait_for_device_probe();
+		dmc_driver_remove(container_of(n, struct dmc_driver_private, knode_bus));
+	}
+	dmc_klist_iter_exit(&it);
 
 	WRITE_ONCE(bus->p, NULL);
-	priv->bus = NULL;
 	dmc_kset_unregister(priv->drivers_kset);
 	dmc_kset_unregister(priv->devices_kset);
 	dmc_kset_unregister(&priv->subsys);
@@ -466,11 +522,22 @@ void dmc_bus_remove_device(struct dmc_device *dev)
 		dmc_kobject_put(&priv->subsys.kobj);
 }
 
-/* Offer a newly added device to the drivers, unless autoprobe is off. */
+/*
+ * The device was added and "add" sent: from now on it may be probed (by
+ * a driver registering, the deferred worker, an asynchronous attach, the
+ * bind and drivers_probe files), never before, so "bind" never comes
+ * before "add" and a device whose add failed is never bound. Then offer
+ * it to the drivers, unless autoprobe is off.
+ */
 void dmc_bus_probe_device(struct dmc_device *dev)
 {
-	struct dmc_subsys_private *priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	struct dmc_subsys_private *priv;
 
+	dmc_device_lock(dev);
+	if (!dev->p->dead)
+		dev->p->ready_to_probe = true;
+	dmc_device_unlock(dev);
+	priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
 	if (priv && READ_ONCE(priv->drivers_autoprobe))
 		dmc_device_initial_probe(dev);
 }
@@ -512,7 +579,9 @@ EXPORT_SYMBOL_GPL(dmc_bus_walk_devices);
  * dmc_bus_walk_drivers() - call @fn for each driver on a bus
  * @bus: the bus
  * @data: passed to @fn
- * @fn: called for each driver; a nonzero return stops the walk
+ * @fn: called for each driver; a nonzero return stops the walk. The
+ *	driver's unregistration waits until @fn returned, so @fn must not
+ *	unregister it.
  *
  * Context: may sleep.
  * Return: the first nonzero value of @fn, 0, or -EINVAL.
@@ -535,9 +604,11 @@ int dmc_bus_walk_drivers(struct dmc_bus_type *bus,
 	dmc_klist_iter_start(&priv->klist_drivers, &it);
 	while (!ret && (n = dmc_klist_iter_next(&it))) {
 		dp = container_of(n, struct dmc_driver_private, knode_bus);
-		drv = READ_ONCE(dp->driver);
-		if (drv)
+		drv = dmc_driver_active_get(dp);
+		if (drv) {
 			ret = fn(drv, data);
+			dmc_driver_active_put(dp);
+		}
 	}
 	dmc_klist_iter_exit(&it);
 	return ret;
@@ -687,29 +758,45 @@ static struct dmc_driver *dmc_kobj_to_driver(struct dmc_kobject *kobj)
 	return READ_ONCE(container_of(kobj, struct dmc_driver_private, kobj)->driver);
 }
 
+/*
+ * A driver attribute's show and store (the core's bind, unbind and
+ * uevent, the bus's and the driver's own) run under an active use of the
+ * driver, so dmc_driver_unregister() waits for them. @attr may be the
+ * owner's: it is read only after the use began.
+ */
 static ssize_t dmc_drv_attr_show(struct dmc_kobject *kobj,
 				 struct dmc_attribute *attr, char *buf)
 {
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
 	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
 						       attr);
-	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+	struct dmc_driver *drv = dmc_driver_active_get(dp);
+	ssize_t ret;
 
 	if (!drv)
 		return -ENODEV;
-	return da->show ? da->show(drv, buf) : -EIO;
+	ret = da->show ? da->show(drv, buf) : -EIO;
+	dmc_driver_active_put(dp);
+	return ret;
 }
 
 static ssize_t dmc_drv_attr_store(struct dmc_kobject *kobj,
 				  struct dmc_attribute *attr, const char *buf,
 				  size_t count)
 {
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
 	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
 						       attr);
-	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+	struct dmc_driver *drv = dmc_driver_active_get(dp);
+	ssize_t ret;
 
 	if (!drv)
 		return -ENODEV;
-	return da->store ? da->store(drv, buf, count) : -EIO;
+	ret = da->store ? da->store(drv, buf, count) : -EIO;
+	dmc_driver_active_put(dp);
+	return ret;
 }
 
 static const struct dmc_sysfs_ops dmc_drv_sysfs_ops = {
@@ -779,6 +866,7 @@ int dmc_bus_add_driver(struct dmc_driver *drv)
 		return err;
 	}
 	dp->driver = drv;
+	init_completion(&dp->removed);
 	dp->kobj.kset = priv->drivers_kset;
 	err = dmc_kobject_init(&dp->kobj, &dmc_driver_ktype);
 	if (err) {
@@ -799,7 +887,9 @@ int dmc_bus_add_driver(struct dmc_driver *drv)
 		err = -EBUSY;
 		goto err_del;
 	}
+	spin_lock(&dmc_driver_p_lock);
 	drv->p = dp;
+	spin_unlock(&dmc_driver_p_lock);
 	dmc_kobject_uevent(&dp->kobj, DMC_KOBJ_ADD);
 	if (READ_ONCE(priv->drivers_autoprobe))
 		dmc_driver_attach(drv);
@@ -812,18 +902,37 @@ err_put:
 	return err;
 }
 
-/* Take the driver off its bus: no new matches, then unbind its devices. */
-void dmc_bus_remove_driver(struct dmc_driver *drv)
+/**
+ * dmc_driver_private_get() - the private part of a registered driver
+ * @drv: the driver, which its caller keeps alive
+ *
+ * Return: @drv->p with a reference on its kobject, or NULL once the
+ * driver is unregistered. Read under dmc_driver_p_lock, as
+ * dmc_bus_remove_driver() clears it, so an overlapping unregistration
+ * never drops the last reference between the read and the get.
+ */
+struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv)
 {
-	struct dmc_driver_private *dp = drv->p;
+	struct dmc_driver_private *dp;
 
-	dmc_klist_del(&dp->bus->klist_drivers, &dp->knode_bus);
-	/* No new probe by @drv; wait for those under way, then unbind. */
-	WRITE_ONCE(dp->driver, NULL);
-	smp_mb();	/* clear before reading the count; pairs with driver.c */
-	wait_var_event(&dp->probing, !atomic_read(&dp->probing));
-	dmc_driver_detach(drv);
+	spin_lock(&dmc_driver_p_lock);
+	dp = drv->p;
+	if (dp)
+		dmc_kobject_get(&dp->kobj);
+	spin_unlock(&dmc_driver_p_lock);
+	return dp;
+}
+
+/*
+ * The last step of dmc_driver_remove(), once the driver was taken off its
+ * bus's list, its uses drained and its devices unbound: forget the
+ * driver and remove its directory. The caller drops the registration's
+ * reference after waking the waiters on @dp->removed.
+ */
+void dmc_bus_remove_driver(struct dmc_driver *drv, struct dmc_driver_private *dp)
+{
+	spin_lock(&dmc_driver_p_lock);
 	drv->p = NULL;
+	spin_unlock(&dmc_driver_p_lock);
 	dmc_kobject_del(&dp->kobj);
-	dmc_kobject_put(&dp->kobj);
 }

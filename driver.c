@@ -350,7 +350,8 @@ static void dmc_driver_bound(struct dmc_device *dev)
 }
 
 /*
- * Probe @dev with @drv. Caller holds the device lock and has matched.
+ * Probe @dev with @drv. Caller holds the device lock, an active reference
+ * on @drv (dmc_driver_active_get()) and has matched.
  * Return: 0 when bound, -EPROBE_DEFER when parked, another error when
  * @drv refused the device.
  */
@@ -360,7 +361,7 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	int trigger, ret;
 
 	lockdep_assert_held(&dev->mutex);
-	if (dev->p->dead)
+	if (dev->p->dead || !dev->p->ready_to_probe)
 		return -ENODEV;
 	if (dev->driver)
 		return -EBUSY;
@@ -405,24 +406,95 @@ defer:
 	return -EPROBE_DEFER;
 }
 
-/*
- * Probe unless @drv is leaving: dmc_bus_remove_driver() clears the
- * driver's back pointer, then waits for probes counted here before it
- * unbinds, so no device stays bound to a driver that is gone.
+/**
+ * dmc_driver_active_get() - begin a use of a registered driver
+ * @dp: the driver's private part; the caller holds a reference on it
+ *
+ * The core's side of a driver's lifetime, like kernfs's active
+ * references: while one is held, dmc_driver_unregister() of the driver
+ * does not return, so the owner's structure, its callbacks and its
+ * module stay. Not a sleeping lock: it never waits; the unregistration
+ * clears @dp->driver first, then waits for the count to drain.
+ *
+ * Return: the driver, to be ended with dmc_driver_active_put(), or NULL
+ * (nothing to end) once its unregistration began.
  */
-static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp)
 {
-	struct dmc_driver_private *dp = READ_ONCE(drv->p);
-	int ret = -ENODEV;
+	struct dmc_driver *drv;
 
-	if (!dp)
-		return ret;
-	atomic_inc(&dp->probing);
-	smp_mb__after_atomic();	/* count before the check; pairs with bus.c */
-	if (READ_ONCE(dp->driver) == drv)
+	atomic_inc(&dp->active);
+	smp_mb__after_atomic();	/* count before the check; pairs with dmc_driver_remove() */
+	drv = READ_ONCE(dp->driver);
+	if (!drv)
+		dmc_driver_active_put(dp);
+	return drv;
+}
+
+/* End a use begun by dmc_driver_active_get(). */
+void dmc_driver_active_put(struct dmc_driver_private *dp)
+{
+	if (atomic_dec_and_test(&dp->active))
+		wake_up_var(&dp->active);
+}
+
+/* dmc_driver_try()'s results besides 0 and negative errnos */
+#define DMC_TRY_NO_MATCH	1	/* the bus's match said no (or failed) */
+#define DMC_TRY_ASYNC		2	/* matched; probe it asynchronously */
+
+/* dmc_driver_try()'s flags */
+#define DMC_TRY_ALLOW_ASYNC	BIT(0)	/* an async driver is left to a worker */
+#define DMC_TRY_PARK_DEFER	BIT(1)	/* park the device on a match deferral */
+
+/*
+ * The one way the core offers a device to one driver: match, then probe.
+ * Caller holds the device lock and a reference on @dp. The device must be
+ * ready (added, "add" sent) and alive, and the driver stays registered
+ * for the match and the probe (an active reference), so an unregistration
+ * that returned has no match or probe with its driver left behind.
+ *
+ * The deferred-probe trigger count is read before the match, so a device
+ * or driver appearing while match decides to defer is not missed.
+ *
+ * Return: 0 bound; -EPROBE_DEFER deferred (parked, for a match deferral
+ * only with DMC_TRY_PARK_DEFER); DMC_TRY_NO_MATCH; DMC_TRY_ASYNC (with
+ * DMC_TRY_ALLOW_ASYNC, for an asynchronous driver); -ENODEV when the
+ * device is not ready or dead or the driver is leaving; -EBUSY when bound
+ * already; else the probe's error.
+ */
+static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
+			  unsigned int flags)
+{
+	struct dmc_driver *drv;
+	int trigger, ret;
+
+	lockdep_assert_held(&dev->mutex);
+	if (dev->p->dead || !dev->p->ready_to_probe)
+		return -ENODEV;
+	if (dev->driver)
+		return -EBUSY;
+	drv = dmc_driver_active_get(dp);
+	if (!drv)
+		return -ENODEV;
+	trigger = atomic_read(&dmc_deferred_trigger_count);
+	ret = dmc_match(dev, drv);
+	if (ret == -EPROBE_DEFER) {
+		if (flags & DMC_TRY_PARK_DEFER) {
+			dmc_clear_waits_for(dev);
+			dmc_deferred_probe_add(dev, trigger, NULL);
+		}
+	} else if (ret <= 0) {
+		if (ret)
+			pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
+				 dev->kobj.name, drv->name, ret);
+		ret = DMC_TRY_NO_MATCH;
+	} else if ((flags & DMC_TRY_ALLOW_ASYNC) &&
+		   drv->probe_type == DMC_PROBE_ASYNC) {
+		ret = DMC_TRY_ASYNC;
+	} else {
 		ret = __dmc_really_probe(dev, drv);
-	if (atomic_dec_and_test(&dp->probing))
-		wake_up_var(&dp->probing);
+	}
+	dmc_driver_active_put(dp);
 	return ret;
 }
 
@@ -431,47 +503,50 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 struct dmc_async_probe {
 	struct work_struct work;
 	struct dmc_device *dev;
-	struct dmc_driver *drv;		/* NULL: any driver of the bus */
+	struct dmc_driver_private *dp;	/* referenced; NULL: any driver of the bus */
 };
 
-static void dmc_async_probe_fn(struct work_struct *work)
+/* Offer @dev to @dp's driver, or to every driver of its bus for NULL. */
+static void dmc_async_probe_run(struct dmc_device *dev,
+				struct dmc_driver_private *dp)
 {
-	struct dmc_async_probe *ap = container_of(work, struct dmc_async_probe, work);
-	struct dmc_device *dev = ap->dev;
-
-	if (ap->drv) {
+	if (dp) {
 		dmc_device_lock(dev);
-		if (!dev->driver && !dev->p->dead && dmc_match(dev, ap->drv) > 0)
-			dmc_really_probe(dev, ap->drv);
+		dmc_driver_try(dev, dp, DMC_TRY_PARK_DEFER);
 		dmc_device_unlock(dev);
 	} else {
 		__dmc_device_attach(dev, false);
 	}
-	dmc_device_put(dev);
+}
+
+static void dmc_async_probe_fn(struct work_struct *work)
+{
+	struct dmc_async_probe *ap = container_of(work, struct dmc_async_probe, work);
+
+	dmc_async_probe_run(ap->dev, ap->dp);
+	dmc_device_put(ap->dev);
+	if (ap->dp)
+		dmc_kobject_put(&ap->dp->kobj);
 	kfree(ap);
 	dmc_probe_work_done();
 }
 
-static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver *drv)
+static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver_private *dp)
 {
 	struct dmc_async_probe *ap;
 
 	ap = kzalloc(sizeof(*ap), GFP_KERNEL);
 	if (!ap) {
 		/* No memory for the work: probe here instead. */
-		if (drv) {
-			dmc_device_lock(dev);
-			if (!dev->driver)
-				dmc_really_probe(dev, drv);
-			dmc_device_unlock(dev);
-		} else {
-			__dmc_device_attach(dev, false);
-		}
+		dmc_async_probe_run(dev, dp);
 		return;
 	}
 	INIT_WORK(&ap->work, dmc_async_probe_fn);
 	ap->dev = dmc_device_get(dev);
-	ap->drv = drv;
+	if (dp) {
+		dmc_kobject_get(&dp->kobj);
+		ap->dp = dp;
+	}
 	dmc_probe_work_queued();
 	queue_work(dmc_probe_wq, &ap->work);
 }
@@ -482,20 +557,22 @@ static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver *drv)
  * Offer @dev to each driver of its bus in turn. Asynchronous drivers are
  * skipped when @allow_async, and an asynchronous attach is queued if one
  * of them matched and no synchronous driver bound.
- * Return: 1 bound, 0 no driver, -EPROBE_DEFER parked, -ENODEV dead.
+ * Return: 1 bound, 0 no driver, -EPROBE_DEFER parked, -ENODEV dead or not
+ * yet added.
  */
 static int __dmc_device_attach(struct dmc_device *dev, bool allow_async)
 {
+	unsigned int flags = DMC_TRY_PARK_DEFER;
 	struct dmc_subsys_private *priv;
-	struct dmc_driver_private *dp;
 	struct dmc_klist_iter it;
 	struct dmc_klist_node *n;
-	struct dmc_driver *drv;
 	bool want_async = false;
-	int ret = 0, m;
+	int ret = 0;
 
+	if (allow_async)
+		flags |= DMC_TRY_ALLOW_ASYNC;
 	dmc_device_lock(dev);
-	if (dev->p->dead) {
+	if (dev->p->dead || !dev->p->ready_to_probe) {
 		dmc_device_unlock(dev);
 		return -ENODEV;
 	}
@@ -510,37 +587,16 @@ static int __dmc_device_attach(struct dmc_device *dev, bool allow_async)
 	}
 	dmc_klist_iter_start(&priv->klist_drivers, &it);
 	while ((n = dmc_klist_iter_next(&it))) {
-		dp = container_of(n, struct dmc_driver_private, knode_bus);
-		drv = READ_ONCE(dp->driver);
-		if (!drv)
-			continue;
-		m = dmc_match(dev, drv);
-		if (!m)
-			continue;
-		if (m == -EPROBE_DEFER) {
-			dmc_clear_waits_for(dev);
-			dmc_deferred_probe_add(dev,
-					       atomic_read(&dmc_deferred_trigger_count),
-					       NULL);
-			ret = -EPROBE_DEFER;
-			break;
-		}
-		if (m < 0) {
-			pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
-				 dev->kobj.name, drv->name, m);
-			continue;
-		}
-		if (allow_async && drv->probe_type == DMC_PROBE_ASYNC) {
-			want_async = true;
-			continue;
-		}
-		ret = dmc_really_probe(dev, drv);
+		ret = dmc_driver_try(dev, container_of(n, struct dmc_driver_private,
+						       knode_bus), flags);
 		if (!ret) {
 			ret = 1;
 			break;
 		}
 		if (ret == -EPROBE_DEFER)
 			break;
+		if (ret == DMC_TRY_ASYNC)
+			want_async = true;
 		ret = 0;	/* refused: the next driver gets its chance */
 	}
 	dmc_klist_iter_exit(&it);
@@ -566,8 +622,8 @@ void dmc_device_initial_probe(struct dmc_device *dev)
  *
  * Context: may sleep; runs match and probe callbacks.
  * Return: 1 if bound (now or before), 0 if no driver took it,
- * -EPROBE_DEFER if it was deferred, -ENODEV if @dev is being deleted,
- * -EINVAL for NULL or a device without a bus.
+ * -EPROBE_DEFER if it was deferred, -ENODEV if @dev is being deleted or
+ * not yet added, -EINVAL for NULL or a device without a bus.
  */
 int dmc_device_attach(struct dmc_device *dev)
 {
@@ -579,78 +635,53 @@ EXPORT_SYMBOL_GPL(dmc_device_attach);
 
 /**
  * dmc_device_driver_attach() - bind a device to a given driver
- * @drv: a registered driver
+ * @drv: a registered driver; the caller keeps it registered for the call
  * @dev: a registered device on the same bus
  *
- * What the "bind" file of a driver does.
+ * What the "bind" file of a driver does. A deferral by the bus's match is
+ * returned, the device is not parked.
  *
  * Context: may sleep; runs match and probe.
  * Return: 0 when bound; -EINVAL for bad arguments or different buses;
- * -EBUSY if @dev is bound already; -ENODEV if the bus's match refuses or
- * @dev is being deleted; -EPROBE_DEFER if deferred; else the probe's
- * error.
+ * -EBUSY if @dev is bound already; -ENODEV if the bus's match refuses,
+ * @dev is being deleted or not yet added, or @drv is being unregistered;
+ * -EPROBE_DEFER if deferred; else the probe's error.
  */
 int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev)
 {
+	struct dmc_driver_private *dp = drv ? READ_ONCE(drv->p) : NULL;
 	int ret;
 
-	if (!drv || !dev || !dev->p || !drv->p || drv->bus != dev->bus) {
+	if (!dp || !dev || !dev->p || drv->bus != dev->bus) {
 		pr_err_ratelimited("dmcore: bind: bad driver or device\n");
 		return -EINVAL;
 	}
 	dmc_device_lock(dev);
-	if (dev->p->dead || !dev->p->registered) {
-		ret = -ENODEV;
-	} else if (dev->driver) {
-		ret = -EBUSY;
-	} else {
-		ret = dmc_match(dev, drv);
-		if (ret > 0)
-			ret = dmc_really_probe(dev, drv);
-		else if (ret != -EPROBE_DEFER)
-			ret = -ENODEV;
-	}
+	ret = dmc_driver_try(dev, dp, 0);
 	dmc_device_unlock(dev);
-	return ret;
+	return ret == DMC_TRY_NO_MATCH ? -ENODEV : ret;
 }
 EXPORT_SYMBOL_GPL(dmc_device_driver_attach);
 
 static int dmc_driver_attach_one(struct dmc_device *dev, void *data)
 {
-	struct dmc_driver *drv = data;
-	int m;
+	struct dmc_driver_private *dp = data;
+	int ret;
 
 	if (dmc_device_is_bound(dev))
 		return 0;
-	m = dmc_match(dev, drv);
-	if (m == -EPROBE_DEFER) {
-		dmc_device_lock(dev);
-		if (!dev->driver && !dev->p->dead) {
-			dmc_clear_waits_for(dev);
-			dmc_deferred_probe_add(dev,
-					       atomic_read(&dmc_deferred_trigger_count),
-					       NULL);
-		}
-		dmc_device_unlock(dev);
-		return 0;
-	}
-	if (m <= 0)
-		return 0;
-	if (drv->probe_type == DMC_PROBE_ASYNC) {
-		dmc_async_probe(dev, drv);
-		return 0;
-	}
 	dmc_device_lock(dev);
-	if (!dev->driver)
-		dmc_really_probe(dev, drv);
+	ret = dmc_driver_try(dev, dp, DMC_TRY_ALLOW_ASYNC | DMC_TRY_PARK_DEFER);
 	dmc_device_unlock(dev);
+	if (ret == DMC_TRY_ASYNC)
+		dmc_async_probe(dev, dp);
 	return 0;
 }
 
 /* Offer a newly registered driver to every unbound device of its bus. */
 int dmc_driver_attach(struct dmc_driver *drv)
 {
-	return dmc_bus_walk_devices(drv->bus, drv, dmc_driver_attach_one);
+	return dmc_bus_walk_devices(drv->bus, drv->p, dmc_driver_attach_one);
 }
 
 /* ---- unbinding ---------------------------------------------------------------- */
@@ -747,7 +778,7 @@ static int dmc_driver_detach_one(struct dmc_device *dev, void *data)
 }
 
 /* Unbind every device @drv serves. */
-void dmc_driver_detach(struct dmc_driver *drv)
+static void dmc_driver_detach(struct dmc_driver *drv)
 {
 	dmc_driver_walk_devices(drv, drv, dmc_driver_detach_one);
 }
@@ -804,7 +835,11 @@ static ssize_t unbind_store(struct dmc_driver *drv, const char *buf, size_t coun
 static ssize_t drv_uevent_store(struct dmc_driver *drv, const char *buf,
 				size_t count)
 {
-	return dmc_kobject_uevent_store(&drv->p->kobj, buf, count);
+	struct dmc_kobject *kobj = dmc_driver_kobj(drv);
+
+	if (!kobj)
+		return -ENODEV;
+	return dmc_kobject_uevent_store(kobj, buf, count);
 }
 
 static struct dmc_driver_attribute dmc_drv_attr_bind = {
@@ -900,25 +935,62 @@ int dmc_driver_register(struct dmc_driver *drv)
 }
 EXPORT_SYMBOL_GPL(dmc_driver_register);
 
+/*
+ * Unregister the driver of @dp (referenced by the caller). The first of
+ * overlapping unregistrations (its owner's, its bus's) claims the work by
+ * clearing @dp->driver; the others wait until it is done, so that none
+ * returns while the driver is still in use.
+ */
+void dmc_driver_remove(struct dmc_driver_private *dp)
+{
+	struct dmc_driver *drv = READ_ONCE(dp->driver);
+
+	if (!drv || cmpxchg(&dp->driver, drv, NULL) != drv) {
+		wait_for_completion(&dp->removed);
+		return;
+	}
+	/* No new match or probe with @drv: wait for those under way. */
+	smp_mb();	/* clear before reading the count; pairs with dmc_driver_active_get() */
+	wait_var_event(&dp->active, !atomic_read(&dp->active));
+	dmc_klist_del(&dp->bus->klist_drivers, &dp->knode_bus);
+	dmc_driver_detach(drv);
+	dmc_deferred_drop_driver(drv);
+	dmc_bus_remove_driver(drv, dp);
+	complete_all(&dp->removed);
+	dmc_kobject_put(&dp->kobj);	/* the registration's */
+}
+
 /**
  * dmc_driver_unregister() - unbind a driver from every device and remove it
  * @drv: the driver; a driver never registered, or detached when its bus
  *	was unregistered, is left alone
  *
- * Waits for asynchronous probes in flight, so it must not be called from
- * a probe or remove callback.
+ * Waits for asynchronous probes in flight, then for every use of @drv
+ * under way: a match or probe with it, a show or store of one of its
+ * attributes (bind, unbind, uevent, its bus's and its own). When it
+ * returns, the core holds no pointer to @drv and calls none of its
+ * callbacks, so the owner may free it and its module may go: dmcore
+ * drains the uses of a driver at its unregistration, as kernfs drains a
+ * removed file's active references, and takes no reference on the
+ * owner's module. An unregistration of the same driver running
+ * elsewhere (its bus's dmc_bus_unregister(), a second call) is waited
+ * for, not repeated.
  *
- * Context: may sleep; runs the driver's remove callbacks.
+ * Context: may sleep; runs the driver's remove callbacks. Must not be
+ * called from a probe or remove callback, nor from a show or store of
+ * the driver's own attributes (it would wait for itself).
  */
 void dmc_driver_unregister(struct dmc_driver *drv)
 {
-	if (!drv || !drv->p) {
+	struct dmc_driver_private *dp = drv ? dmc_driver_private_get(drv) : NULL;
+
+	if (!dp) {
 		pr_debug("dmcore: unregister of a driver that is not registered\n");
 		return;
 	}
 	dmc_wait_for_device_probe();
-	dmc_bus_remove_driver(drv);
-	dmc_deferred_drop_driver(drv);
+	dmc_driver_remove(dp);
+	dmc_kobject_put(&dp->kobj);
 }
 EXPORT_SYMBOL_GPL(dmc_driver_unregister);
 
