@@ -29,11 +29,14 @@
  *              one of their own types (container_of()), which control's
  *              are not.
  *   PATH       a device's DEVPATH, "/devices/a/b"; the leading '/' may be
- *              left out. Any registered device, made by control or not.
+ *              left out. Any registered device, made by control or not,
+ *              but not a shadow of the bridge as a parent or in a link.
  *   GLOB       a glob_match() pattern (linux/glob.h) for device names,
  *              1..255 bytes; default "*".
- *   ERRNO      1..4095; the callback returns -ERRNO. fail:517 makes the
- *              probe return -EPROBE_DEFER (an unnamed deferral).
+ *   ERRNO      1..4095, but none of the kernel-internal 512..529, which
+ *              must never reach userspace; the callback returns -ERRNO.
+ *              probe=fail:517 is allowed: the probe returns -EPROBE_DEFER
+ *              (an unnamed deferral), which the core handles.
  *   WAITS_FOR  a device or driver name, 1..255 bytes, no '/'.
  *   N          delay_ms: 0..10000, decimal.
  *   VALUE      0..255 bytes; may hold '=' but no space or tab.
@@ -81,7 +84,8 @@
  *                 more than one line; an empty command; a control
  *                 character; an unknown verb, action or option; a missing
  *                 or extra argument; a duplicate option or attribute; a bad
- *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095);
+ *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095,
+ *                 not 512..529 but probe=fail:517);
  *                 a link to the device itself or one closing a cycle
  *   ENAMETOOLONG  a NAME, KEY, GLOB, WAITS_FOR or path component longer
  *                 than 255 bytes
@@ -92,12 +96,18 @@
  *                 that name under the parent, on the bus or in the class,
  *                 a driver of that name on the bus: the core's -EBUSY for
  *                 that is reported as -EEXIST); the link exists; a reserved
- *                 attribute name
+ *                 attribute name; a name the model reserves under the
+ *                 parent (an attribute, group or link of it: uevent,
+ *                 power, driver, subsystem, an attr= key)
  *   EPERM         deleting a bus, class, driver, device or link that
  *                 control did not make; bus= or class= naming a module's
- *                 bus or class
+ *                 bus or class; parent= or a link naming a shadow or glue
+ *                 device of the bridge, or a device at /devices/NAME
+ *                 where the bridge mirrors real devices (only the real
+ *                 kernel changes those)
  *   EBUSY         "bus del" or "class del" while control devices or
- *                 drivers still use it: delete those first
+ *                 drivers still use it: delete those first; a driver,
+ *                 bus or class another command is adding or deleting
  *   ENODEV        control is not set up yet or torn down (module load or
  *                 unload in progress)
  *   EINTR         a signal came while waiting for another command
