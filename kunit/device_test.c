@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -255,6 +256,92 @@ static void device_named_like_driver_file_is_not_bound(struct kunit *test)
 	}
 	a = dmm_dev_new(test, "a", b, NULL, d);
 	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	dmm_dev_unregister(a);
+}
+
+/*
+ * A listener registering while a device binds and unbinds is told the
+ * device's "driver" link exactly when it is bound once both settle: the
+ * replay at registration never tells a link already removed, and a link
+ * announced after the replay is not lost.
+ */
+struct dv_links {
+	struct dmc_listener l;
+	struct dmc_device *dev;
+	bool has_driver;		/* the callbacks, the test once settled */
+};
+
+static void dv_links_added(struct dmc_listener *l, struct dmc_kobject *kobj,
+			   const char *name, struct dmc_kobject *target)
+{
+	struct dv_links *r = container_of(l, struct dv_links, l);
+
+	if (kobj == &r->dev->kobj && !strcmp(name, "driver"))
+		r->has_driver = true;
+}
+
+static void dv_links_removed(struct dmc_listener *l, struct dmc_kobject *kobj,
+			     const char *name)
+{
+	struct dv_links *r = container_of(l, struct dv_links, l);
+
+	if (kobj == &r->dev->kobj && !strcmp(name, "driver"))
+		r->has_driver = false;
+}
+
+struct dv_toggle {
+	struct dmc_device *dev;
+	struct dmc_driver *drv;
+};
+
+static int dv_toggle_fn(void *data)
+{
+	struct dv_toggle *t = data;
+
+	while (!kthread_should_stop()) {
+		dmc_device_release_driver(t->dev);
+		dmc_device_driver_attach(t->drv, t->dev);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void device_link_replay_races_bind_and_unbind(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, d);
+	struct dv_toggle t = { .dev = a->dev, .drv = &d->drv };
+	struct task_struct *task;
+	unsigned int i, wrong = 0;
+	struct dv_links *r;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->dev = a->dev;
+	r->l.link_added = dv_links_added;
+	r->l.link_removed = dv_links_removed;
+	/* Sequential first: a bound device's link is replayed. */
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&r->l), 0);
+	KUNIT_EXPECT_TRUE(test, r->has_driver);
+	dmc_listener_unregister(&r->l);
+
+	for (i = 0; i < 100; i++) {
+		task = kthread_run(dv_toggle_fn, &t, "dv-toggle");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		usleep_range(100 * (i % 5), 100 * (i % 5) + 50);
+		r->has_driver = false;
+		dmc_listener_register(&r->l);
+		usleep_range(50, 100);
+		kthread_stop(task);
+		if (i & 1)
+			dmc_device_release_driver(a->dev);
+		/* Settled: every callback ran in the stopped thread or here. */
+		if (r->has_driver != dmc_device_is_bound(a->dev))
+			wrong++;
+		dmc_listener_unregister(&r->l);
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
 	dmm_dev_unregister(a);
 }
 
@@ -965,6 +1052,7 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_child_named_like_parent_entry_fails_eexist),
 	KUNIT_CASE(device_rename_or_move_onto_parent_entry_fails_eexist),
 	KUNIT_CASE(device_named_like_driver_file_is_not_bound),
+	KUNIT_CASE(device_link_replay_races_bind_and_unbind),
 	KUNIT_CASE(device_same_name_under_two_parents_without_bus_ok),
 	KUNIT_CASE(device_failed_add_leaves_nothing_behind),
 	KUNIT_CASE(device_path_parentless_is_under_devices),
