@@ -10,7 +10,9 @@
  * above it, never one below it. No core-wide lock is held across a probe,
  * remove, suspend or resume callback: only the device's own lock is.
  *
- *   dmc_control_mutex (control.c) one control command at a time
+ *   dmc_control_mutex (control.c) control's lists, one command at a
+ *                               time; a command lets go of it around
+ *                               every core call that runs a callback
  *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
  *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
  *                               p->power_state, and probe/remove/suspend/resume
@@ -104,6 +106,7 @@ unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
 				      unsigned int max);
 unsigned long dmc_kobject_report_leaks(void);
 int dmc_kobject_check_name(const char *name);
+bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
 void dmc_tree_replay(struct dmc_listener *l);
 int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
 			  const char **old_name);
@@ -273,6 +276,7 @@ extern const struct dmc_kobj_type dmc_device_ktype;
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
+void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
 			const struct dmc_attribute_group **groups, void *data,
 			int (*fn)(struct dmc_kobject *kobj,
@@ -334,6 +338,8 @@ extern struct dmc_kobject *dmc_virtual_dir;
 int dmc_bridge_init(void);
 void dmc_bridge_exit(void);
 void dmc_bridge_settle(void);
+bool dmc_bridge_is_shadow(const struct dmc_device *dev);
+bool dmc_bridge_owns_name(const char *name);
 
 int dmc_export_init(void);
 void dmc_export_exit(void);

@@ -249,6 +249,22 @@ static const struct dmc_device_type dmc_bridge_pci_type = {
 	.release = dmc_bridge_node_release,
 };
 
+/**
+ * dmc_bridge_is_shadow() - is @dev one of the bridge's shadows or glue?
+ * @dev: a device, or NULL
+ *
+ * Only the real kernel's events change those: control refuses to put
+ * its devices under one or to link one.
+ *
+ * Return: true for a shadow or glue device.
+ */
+bool dmc_bridge_is_shadow(const struct dmc_device *dev)
+{
+	return dev && (dev->type == &dmc_bridge_glue_type ||
+		       dev->type == &dmc_bridge_platform_type ||
+		       dev->type == &dmc_bridge_pci_type);
+}
+
 /* ---- the shadow buses and drivers ------------------------------------------------ */
 
 /* A shadow device matches only the shadow of its real device's driver. */
@@ -384,8 +400,18 @@ static void dmc_bridge_node_del(struct dmc_bridge_node *node)
 	hash_del(&node->hnode);
 	list_del(&node->link);
 	node->dead = true;
+	/*
+	 * The parent's node lives as long as its device: when the real
+	 * kernel removed the parent first, this child's reference may be
+	 * the last, dropped by the unregistration below. Hold it until the
+	 * child count is done with.
+	 */
+	if (pn)
+		dmc_device_get(&pn->dev);
 	dmc_device_unregister(&node->dev);
 	dmc_bridge_node_put_parent(pn);
+	if (pn)
+		dmc_device_put(&pn->dev);
 }
 
 static struct dmc_bridge_node *dmc_bridge_rec_node(struct dmc_bridge_rec *rec);
@@ -759,6 +785,40 @@ static int dmc_bridge_coldplug_drv(struct device_driver *drv, void *data)
 	dmc_bridge_queue_locked(it);
 	spin_unlock(&dmc_bridge_lock);
 	return 0;
+}
+
+/**
+ * dmc_bridge_owns_name() - does the bridge use /devices/@name?
+ * @name: a name for a device at the top of dmcore/devices
+ *
+ * True while a real device the bridge mirrors lives at or under
+ * /sys/devices/@name: its shadow, or the glue on its way, has (or is
+ * about to have) that path, which control must not take.
+ *
+ * Context: any; takes dmc_bridge_lock.
+ * Return: true if the path is the bridge's.
+ */
+bool dmc_bridge_owns_name(const char *name)
+{
+	static const char top[] = "/devices/";
+	size_t len = strlen(name);
+	struct dmc_bridge_rec *rec;
+	unsigned int bkt;
+	bool owned = false;
+	const char *p;
+
+	spin_lock(&dmc_bridge_lock);
+	hash_for_each(dmc_bridge_recs, bkt, rec, hnode) {
+		if (strncmp(rec->path, top, sizeof(top) - 1))
+			continue;
+		p = rec->path + sizeof(top) - 1;
+		if (!strncmp(p, name, len) && (p[len] == '/' || !p[len])) {
+			owned = true;
+			break;
+		}
+	}
+	spin_unlock(&dmc_bridge_lock);
+	return owned;
 }
 
 /* ---- setup and teardown ------------------------------------------------------------ */

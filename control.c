@@ -29,11 +29,14 @@
  *              one of their own types (container_of()), which control's
  *              are not.
  *   PATH       a device's DEVPATH, "/devices/a/b"; the leading '/' may be
- *              left out. Any registered device, made by control or not.
+ *              left out. Any registered device, made by control or not,
+ *              but not a shadow of the bridge as a parent or in a link.
  *   GLOB       a glob_match() pattern (linux/glob.h) for device names,
  *              1..255 bytes; default "*".
- *   ERRNO      1..4095; the callback returns -ERRNO. fail:517 makes the
- *              probe return -EPROBE_DEFER (an unnamed deferral).
+ *   ERRNO      1..4095, but none of the kernel-internal 512..529, which
+ *              must never reach userspace; the callback returns -ERRNO.
+ *              probe=fail:517 is allowed: the probe returns -EPROBE_DEFER
+ *              (an unnamed deferral), which the core handles.
  *   WAITS_FOR  a device or driver name, 1..255 bytes, no '/'.
  *   N          delay_ms: 0..10000, decimal.
  *   VALUE      0..255 bytes; may hold '=' but no space or tab.
@@ -81,7 +84,8 @@
  *                 more than one line; an empty command; a control
  *                 character; an unknown verb, action or option; a missing
  *                 or extra argument; a duplicate option or attribute; a bad
- *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095);
+ *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095,
+ *                 not 512..529 but probe=fail:517);
  *                 a link to the device itself or one closing a cycle
  *   ENAMETOOLONG  a NAME, KEY, GLOB, WAITS_FOR or path component longer
  *                 than 255 bytes
@@ -92,12 +96,18 @@
  *                 that name under the parent, on the bus or in the class,
  *                 a driver of that name on the bus: the core's -EBUSY for
  *                 that is reported as -EEXIST); the link exists; a reserved
- *                 attribute name
+ *                 attribute name; a name the model reserves under the
+ *                 parent (an attribute, group or link of it: uevent,
+ *                 power, driver, subsystem, an attr= key)
  *   EPERM         deleting a bus, class, driver, device or link that
  *                 control did not make; bus= or class= naming a module's
- *                 bus or class
+ *                 bus or class; parent= or a link naming a shadow or glue
+ *                 device of the bridge, or a device at /devices/NAME
+ *                 where the bridge mirrors real devices (only the real
+ *                 kernel changes those)
  *   EBUSY         "bus del" or "class del" while control devices or
- *                 drivers still use it: delete those first
+ *                 drivers still use it: delete those first; a driver,
+ *                 bus or class another command is adding or deleting
  *   ENODEV        control is not set up yet or torn down (module load or
  *                 unload in progress)
  *   EINTR         a signal came while waiting for another command
@@ -116,14 +126,21 @@
  * recorded by its two devices, only compared, never dereferenced, and the
  * record is cleared when either device leaves the tree.
  *
- * Locking. dmc_control_mutex is held across one whole command and sits
- * above every core lock: the core never calls into control, and control's
- * callbacks (match, probe, suspend, resume, attribute show and store, the
- * tree listener) never take it. Leaves, under it or under core locks:
- * dmc_ctl_buses_lock (mutex) guards the list of control buses that a
- * probe's WAITS_FOR lookup walks; dmc_ctl_lock (spinlock) guards the
- * device list and the link records, which the tree listener changes
- * under dmc_tree_mutex; a per-device spinlock guards attribute values.
+ * Locking. dmc_control_mutex guards control's lists and is held by one
+ * command at a time, but never across a core call that runs a callback
+ * (probe, remove, suspend, resume, a class interface, the bridge's work
+ * waited for by settle): around those the command drops it, with its
+ * object marked (a driver or device being added or deleted, a bus or
+ * class being deleted) so that other commands see it taken and get
+ * -EBUSY instead of waiting. dmc_ctl_active counts commands under way;
+ * dmc_control_exit() waits for them. The core never calls into control,
+ * and control's callbacks (match, probe, suspend, resume, attribute show
+ * and store, the tree listener) never take the mutex. Leaves, under it
+ * or under core locks: dmc_ctl_buses_lock (mutex) guards the list of
+ * control buses that a probe's WAITS_FOR lookup walks; dmc_ctl_lock
+ * (spinlock) guards the device list and the link records, which the
+ * tree listener changes under dmc_tree_mutex; a per-device spinlock
+ * guards attribute values.
  */
 
 #define pr_fmt(fmt) "dmcore: control: " fmt
@@ -131,6 +148,7 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/errno.h>
 #include <linux/glob.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -140,6 +158,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 
 #include "base.h"
 #include "control.h"
@@ -148,10 +167,14 @@
 #define DMC_CTL_VALUE_MAX	255
 #define DMC_CTL_DELAY_MAX	10000	/* ms */
 #define DMC_CTL_ERRNO_MAX	4095
+#define DMC_CTL_ERRNO_KERNEL_MIN 512	/* ERESTARTSYS */
+#define DMC_CTL_ERRNO_KERNEL_MAX 529	/* the last of include/linux/errno.h */
 #define DMC_CTL_QUOTE_MAX	64	/* bytes of a token quoted in the log */
 
-/* One command at a time; above every core lock (see the top). */
+/* Control's lists; never held across a callback (see the top). */
 static DEFINE_MUTEX(dmc_control_mutex);
+/* Commands under way, for dmc_control_exit() to wait for. */
+static atomic_t dmc_ctl_active = ATOMIC_INIT(0);
 /* Not yet set up, or torn down: commands fail with -ENODEV. */
 static bool dmc_ctl_dead = true;
 static bool dmc_ctl_listening;		/* dmc_ctl_listener is registered */
@@ -174,12 +197,14 @@ static LIST_HEAD(dmc_ctl_links);
 struct dmc_ctl_bus {
 	struct dmc_bus_type bus;
 	struct list_head node;		/* in dmc_ctl_buses */
+	bool deleting;			/* "bus del" under way */
 	char name[];
 };
 
 struct dmc_ctl_class {
 	struct dmc_class cls;
 	struct list_head node;		/* in dmc_ctl_classes */
+	bool deleting;			/* "class del" under way */
 	char name[];
 };
 
@@ -193,6 +218,7 @@ enum dmc_ctl_probe_mode {
 struct dmc_ctl_driver {
 	struct dmc_driver drv;
 	struct list_head node;		/* in dmc_ctl_drivers */
+	bool busy;			/* being registered or unregistered */
 	enum dmc_ctl_probe_mode probe_mode;
 	int probe_err;			/* negative, DMC_CTL_PROBE_FAIL */
 	int suspend_err;		/* 0 or negative */
@@ -214,6 +240,7 @@ struct dmc_ctl_device {
 	struct dmc_device dev;
 	struct list_head node;		/* in dmc_ctl_devices, dmc_ctl_lock */
 	bool listed;			/* on it, holding control's reference */
+	bool adding;			/* "device add" under way, dmc_ctl_lock */
 	spinlock_t lock;		/* the attribute values */
 	const struct dmc_attribute_group *groups[2];
 	struct dmc_attribute_group group;
@@ -299,7 +326,7 @@ static bool dmc_ctl_available(struct dmc_device *dev, const char *name)
 		return true;
 	mutex_lock(&dmc_ctl_buses_lock);
 	list_for_each_entry(cb, &dmc_ctl_buses, node) {
-		if (dmc_ctl_bound_on(&cb->bus, name)) {
+		if (!cb->deleting && dmc_ctl_bound_on(&cb->bus, name)) {
 			found = true;
 			break;
 		}
@@ -432,7 +459,7 @@ static bool dmc_ctl_device_name_taken(const char *name)
 
 	spin_lock(&dmc_ctl_lock);
 	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
-		if (dmc_device_is_registered(&cdev->dev) &&
+		if ((cdev->adding || dmc_device_is_registered(&cdev->dev)) &&
 		    !strcmp(dmc_dev_name(&cdev->dev), name)) {
 			taken = true;
 			break;
@@ -455,7 +482,7 @@ static bool dmc_ctl_devices_use(const struct dmc_bus_type *bus,
 
 	spin_lock(&dmc_ctl_lock);
 	list_for_each_entry(cdev, &dmc_ctl_devices, node) {
-		if (dmc_device_is_registered(&cdev->dev) &&
+		if ((cdev->adding || dmc_device_is_registered(&cdev->dev)) &&
 		    ((bus && cdev->dev.bus == bus) ||
 		     (cls && cdev->dev.class == cls))) {
 			strscpy(name, dmc_dev_name(&cdev->dev), size);
@@ -552,7 +579,8 @@ static void dmc_ctl_prune(void)
 		found = NULL;
 		spin_lock(&dmc_ctl_lock);
 		list_for_each_entry(cdev, &dmc_ctl_devices, node) {
-			if (!dmc_device_is_registered(&cdev->dev)) {
+			if (!cdev->adding &&
+			    !dmc_device_is_registered(&cdev->dev)) {
 				list_del_init(&cdev->node);
 				cdev->listed = false;
 				found = cdev;
@@ -608,6 +636,10 @@ static int dmc_ctl_lookup_bus(const char *cmd, const char *name,
 
 	if (!cb)
 		return dmc_ctl_not_mine(cmd, "bus", name, !!dmc_bus_find(name));
+	if (cb->deleting) {
+		pr_err_ratelimited("%s: bus '%s' is being deleted\n", cmd, name);
+		return -EBUSY;
+	}
 	*bus = &cb->bus;
 	return 0;
 }
@@ -620,6 +652,10 @@ static int dmc_ctl_lookup_class(const char *cmd, const char *name,
 	if (!cc)
 		return dmc_ctl_not_mine(cmd, "class", name,
 					dmc_ctl_class_exists(name));
+	if (cc->deleting) {
+		pr_err_ratelimited("%s: class '%s' is being deleted\n", cmd, name);
+		return -EBUSY;
+	}
 	*cls = &cc->cls;
 	return 0;
 }
@@ -710,14 +746,28 @@ static int dmc_ctl_take_name(char **pos, const char *what, char **name)
 	return dmc_ctl_check_name(what, *name, false);
 }
 
-/* ERRNO of "fail:ERRNO": 1..4095, decimal. */
-static int dmc_ctl_parse_errno(const char *opt, const char *s, int *err)
+/*
+ * ERRNO of "fail:ERRNO": 1..4095, decimal, but none of the kernel's
+ * internal errnos (512..529: ERESTARTSYS, EPROBE_DEFER, ENOTSUPP...),
+ * which must never reach userspace, except EPROBE_DEFER for a probe
+ * (@defer_ok), which the core turns into a deferral.
+ */
+static int dmc_ctl_parse_errno(const char *opt, const char *s, int *err,
+			       bool defer_ok)
 {
 	unsigned int e;
 
 	if (kstrtouint(s, 10, &e) || !e || e > DMC_CTL_ERRNO_MAX) {
 		pr_err_ratelimited("%s=fail: bad errno '%.*s' (1..%d)\n",
 				   opt, qlen(s), s, DMC_CTL_ERRNO_MAX);
+		return -EINVAL;
+	}
+	if (e >= DMC_CTL_ERRNO_KERNEL_MIN && e <= DMC_CTL_ERRNO_KERNEL_MAX &&
+	    !(defer_ok && e == EPROBE_DEFER)) {
+		pr_err_ratelimited("%s=fail: errno %u is kernel-internal (%d..%d%s)\n",
+				   opt, e, DMC_CTL_ERRNO_KERNEL_MIN,
+				   DMC_CTL_ERRNO_KERNEL_MAX,
+				   defer_ok ? ", but 517 defers" : "");
 		return -EINVAL;
 	}
 	*err = -(int)e;
@@ -798,6 +848,28 @@ static int dmc_ctl_resolve(char *path, const char *what, struct dmc_device **out
 	return -ENOENT;
 }
 
+/*
+ * Around a core call that may run callbacks, a command lets go of the
+ * control mutex (its object is marked taken meanwhile) and takes it back.
+ */
+static void dmc_ctl_unlock(void)
+{
+	mutex_unlock(&dmc_control_mutex);
+}
+
+static void dmc_ctl_relock(void)
+{
+	mutex_lock(&dmc_control_mutex);
+}
+
+/* "@cmd NAME" found its object busy with another command. */
+static int dmc_ctl_busy(const char *cmd, const char *what, const char *name)
+{
+	pr_err_ratelimited("%s: %s '%s' is being added or deleted by another command\n",
+			   cmd, what, name);
+	return -EBUSY;
+}
+
 /* ---- bus and class ---------------------------------------------------------- */
 
 static int dmc_ctl_bus_add(char **pos)
@@ -847,9 +919,15 @@ static int dmc_ctl_bus_add(char **pos)
 static void dmc_ctl_bus_free(struct dmc_ctl_bus *cb)
 {
 	mutex_lock(&dmc_ctl_buses_lock);
+	cb->deleting = true;	/* probes no longer look at it */
+	mutex_unlock(&dmc_ctl_buses_lock);
+	/* May remove a module's devices or drivers there: unlocked. */
+	dmc_ctl_unlock();
+	dmc_bus_unregister(&cb->bus);
+	dmc_ctl_relock();
+	mutex_lock(&dmc_ctl_buses_lock);
 	list_del(&cb->node);
 	mutex_unlock(&dmc_ctl_buses_lock);
-	dmc_bus_unregister(&cb->bus);
 	kfree(cb);
 }
 
@@ -867,6 +945,8 @@ static int dmc_ctl_bus_del(char **pos)
 	if (err)
 		return err;
 	cb = dmc_ctl_find_bus(name);
+	if (cb && cb->deleting)
+		return dmc_ctl_busy("bus del", "bus", name);
 	if (!cb) {
 		if (dmc_bus_find(name)) {
 			pr_err_ratelimited("bus del: bus '%s' was not made by control\n",
@@ -926,11 +1006,17 @@ static int dmc_ctl_class_add(char **pos)
 	return 0;
 }
 
-/* As for buses: the core forgets the dmc_class once unregistered. */
+/*
+ * As for buses: the core forgets the dmc_class once unregistered. A
+ * module's class interface may be called: unlocked meanwhile.
+ */
 static void dmc_ctl_class_free(struct dmc_ctl_class *cc)
 {
-	list_del(&cc->node);
+	cc->deleting = true;
+	dmc_ctl_unlock();
 	dmc_class_unregister(&cc->cls);
+	dmc_ctl_relock();
+	list_del(&cc->node);
 	kfree(cc);
 }
 
@@ -947,6 +1033,8 @@ static int dmc_ctl_class_del(char **pos)
 	if (err)
 		return err;
 	cc = dmc_ctl_find_class(name);
+	if (cc && cc->deleting)
+		return dmc_ctl_busy("class del", "class", name);
 	if (!cc) {
 		if (dmc_ctl_class_exists(name)) {
 			pr_err_ratelimited("class del: class '%s' was not made by control\n",
@@ -991,7 +1079,7 @@ static int dmc_ctl_parse_probe(struct dmc_ctl_driver *cd, const char *v)
 	n = str_has_prefix(v, "fail:");
 	if (n) {
 		cd->probe_mode = DMC_CTL_PROBE_FAIL;
-		return dmc_ctl_parse_errno("probe", v + n, &cd->probe_err);
+		return dmc_ctl_parse_errno("probe", v + n, &cd->probe_err, true);
 	}
 	n = str_has_prefix(v, "defer:");
 	if (n) {
@@ -1017,7 +1105,8 @@ static int dmc_ctl_parse_suspend(struct dmc_ctl_driver *cd, const char *v)
 	}
 	n = str_has_prefix(v, "fail:");
 	if (n)
-		return dmc_ctl_parse_errno("suspend", v + n, &cd->suspend_err);
+		return dmc_ctl_parse_errno("suspend", v + n, &cd->suspend_err,
+					   false);
 	pr_err_ratelimited("driver add: bad suspend= value '%.*s' (ok, fail:ERRNO)\n",
 			   qlen(v), v);
 	return -EINVAL;
@@ -1131,8 +1220,15 @@ static int dmc_ctl_driver_add(char **pos)
 		goto err_free;
 	}
 	cd->drv.bus = bus;
-	err = dmc_driver_register(&cd->drv);
+	/* Listed and busy: the name is taken, the bus in use, meanwhile. */
+	cd->busy = true;
+	list_add_tail(&cd->node, &dmc_ctl_drivers);
+	dmc_ctl_unlock();
+	err = dmc_driver_register(&cd->drv);	/* probes */
+	dmc_ctl_relock();
+	cd->busy = false;
 	if (err) {
+		list_del(&cd->node);
 		/* The core's "that bus has a driver of that name" is -EBUSY. */
 		if (err == -EBUSY)
 			err = -EEXIST;
@@ -1140,7 +1236,6 @@ static int dmc_ctl_driver_add(char **pos)
 				   name, err);
 		goto err_free;
 	}
-	list_add_tail(&cd->node, &dmc_ctl_drivers);
 	return 0;
 
 err_free:
@@ -1156,8 +1251,11 @@ err_free:
  */
 static void dmc_ctl_driver_free(struct dmc_ctl_driver *cd)
 {
+	cd->busy = true;
+	dmc_ctl_unlock();
+	dmc_driver_unregister(&cd->drv);	/* removes */
+	dmc_ctl_relock();
 	list_del(&cd->node);
-	dmc_driver_unregister(&cd->drv);
 	kfree(cd);
 }
 
@@ -1173,6 +1271,8 @@ static int dmc_ctl_driver_del(char **pos)
 	if (err)
 		return err;
 	cd = dmc_ctl_find_driver(name);
+	if (cd && cd->busy)
+		return dmc_ctl_busy("driver del", "driver", name);
 	if (!cd) {
 		if (dmc_ctl_driver_exists(name)) {
 			pr_err_ratelimited("driver del: driver '%s' was not made by control\n",
@@ -1351,6 +1451,16 @@ static int dmc_ctl_device_add(char **pos)
 		err = dmc_ctl_resolve(a.parent_path, "device add: parent", &parent);
 		if (err)
 			return err;
+		if (dmc_bridge_is_shadow(parent)) {
+			pr_err_ratelimited("device add: parent '%.*s' is a shadow of the bridge (only the real kernel adds there)\n",
+					   qlen(a.parent_path), a.parent_path);
+			dmc_device_put(parent);
+			return -EPERM;
+		}
+	} else if (!(cls && !bus) && dmc_bridge_owns_name(name)) {
+		pr_err_ratelimited("device add: '/devices/%s' is a path of the bridge's shadows\n",
+				   name);
+		return -EPERM;
 	}
 
 	err = -ENOMEM;
@@ -1374,8 +1484,14 @@ static int dmc_ctl_device_add(char **pos)
 	spin_lock(&dmc_ctl_lock);
 	list_add_tail(&cdev->node, &dmc_ctl_devices);
 	cdev->listed = true;
+	cdev->adding = true;	/* its name is taken, its bus in use */
 	spin_unlock(&dmc_ctl_lock);
-	err = dmc_device_add(&cdev->dev);
+	dmc_ctl_unlock();
+	err = dmc_device_add(&cdev->dev);	/* probes */
+	dmc_ctl_relock();
+	spin_lock(&dmc_ctl_lock);
+	cdev->adding = false;
+	spin_unlock(&dmc_ctl_lock);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err_ratelimited("device add: device '%s' exists already\n",
@@ -1414,8 +1530,10 @@ static int dmc_ctl_device_del(char **pos)
 		return -EPERM;
 	}
 	/* Its children go first; the tree callback drops control's reference. */
-	dmc_device_del(dev);
+	dmc_ctl_unlock();
+	dmc_device_del(dev);	/* removes */
 	dmc_device_put(dev);
+	dmc_ctl_relock();
 	return 0;
 }
 
@@ -1456,6 +1574,13 @@ static int dmc_ctl_link_add(char **pos)
 	err = dmc_ctl_link_args(pos, "link add", &supplier, &consumer);
 	if (err)
 		return err;
+	if (dmc_bridge_is_shadow(supplier) || dmc_bridge_is_shadow(consumer)) {
+		pr_err_ratelimited("link add: '%s' is a shadow of the bridge (only the real kernel changes those)\n",
+				   dmc_dev_name(dmc_bridge_is_shadow(supplier) ?
+						supplier : consumer));
+		err = -EPERM;
+		goto out;
+	}
 	err = -ENOMEM;
 	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	if (!cl)
@@ -1590,13 +1715,19 @@ static int dmc_ctl_run(char *line)
 		err = dmc_ctl_no_more(&pos, verb);
 		if (err)
 			return err;
-		return verb[0] == 's' ? dmc_ctl_suspend_all() : dmc_ctl_resume_all();
+		dmc_ctl_unlock();
+		err = verb[0] == 's' ? dmc_ctl_suspend_all() : dmc_ctl_resume_all();
+		dmc_ctl_relock();
+		return err;
 	}
 	if (!strcmp(verb, "settle")) {
 		err = dmc_ctl_no_more(&pos, verb);
-		if (!err)
-			dmc_bridge_settle();
-		return err;
+		if (err)
+			return err;
+		dmc_ctl_unlock();
+		dmc_bridge_settle();
+		dmc_ctl_relock();
+		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(dmc_ctl_objects); i++)
 		if (!strcmp(verb, dmc_ctl_objects[i].name))
@@ -1689,13 +1820,17 @@ int dmc_control_exec(const char *buf, size_t count)
 		return -EINTR;
 	}
 	if (dmc_ctl_dead) {
-		err = -ENODEV;
-	} else {
-		dmc_ctl_prune();
-		err = dmc_ctl_run(line);
-		dmc_ctl_prune();
+		mutex_unlock(&dmc_control_mutex);
+		kfree(line);
+		return -ENODEV;
 	}
+	atomic_inc(&dmc_ctl_active);
+	dmc_ctl_prune();
+	err = dmc_ctl_run(line);
+	dmc_ctl_prune();
 	mutex_unlock(&dmc_control_mutex);
+	if (atomic_dec_and_test(&dmc_ctl_active))
+		wake_up_var(&dmc_ctl_active);
 	kfree(line);
 	return err;
 }
@@ -1725,8 +1860,8 @@ int dmc_control_init(void)
 /**
  * dmc_control_exit() - remove everything control made
  *
- * Waits for a command in progress, then makes every later
- * dmc_control_exec() fail with -ENODEV, and takes down control's objects:
+ * Makes every later dmc_control_exec() fail with -ENODEV, waits for the
+ * commands in progress, and takes down control's objects:
  * devices (a device's children and links go with it), drivers, the link
  * records, classes, buses; then unregisters the tree listener. Must run
  * while the core's roots still exist, before the module's other parts go.
@@ -1744,6 +1879,11 @@ void dmc_control_exit(void)
 
 	mutex_lock(&dmc_control_mutex);
 	dmc_ctl_dead = true;
+	mutex_unlock(&dmc_control_mutex);
+	/* Commands under way may have let go of the mutex: wait for them. */
+	wait_var_event(&dmc_ctl_active, !atomic_read(&dmc_ctl_active));
+	/* Later commands fail at once: the lists are this function's now. */
+	mutex_lock(&dmc_control_mutex);
 	for (;;) {
 		spin_lock(&dmc_ctl_lock);
 		cdev = list_first_entry_or_null(&dmc_ctl_devices,
@@ -1755,8 +1895,10 @@ void dmc_control_exit(void)
 		spin_unlock(&dmc_ctl_lock);
 		if (!cdev)
 			break;
+		dmc_ctl_unlock();
 		dmc_device_del(&cdev->dev);
 		dmc_device_put(&cdev->dev);
+		dmc_ctl_relock();
 	}
 	list_for_each_entry_safe_reverse(cd, ctmp, &dmc_ctl_drivers, node)
 		dmc_ctl_driver_free(cd);

@@ -227,6 +227,44 @@ static void dmc_device_add_links(struct dmc_device *dev)
 		dmc_sysfs_link(&cp->subsys.kobj, dev->kobj.name, &dev->kobj);
 }
 
+/*
+ * Tell a listener registering now of the links @dev has (dmc_tree_replay(),
+ * dmc_tree_mutex held). Each link is told when the state it follows is
+ * set and before that state is cleared (its bus or class membership
+ * and dead for the views; the bound driver's list for "driver"), so a
+ * link told here twice (replayed, then announced) is possible, one never
+ * told or told after its removal is not.
+ */
+void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
+{
+	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
+	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
+	struct dmc_driver_private *dp;
+	struct dmc_driver *drv;
+	bool on_bus, in_class;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!dev->p || READ_ONCE(dev->p->dead))
+		return;
+	on_bus = bp && dmc_klist_node_attached(&dev->p->knode_bus);
+	in_class = cp && dmc_klist_node_attached(&dev->p->knode_class);
+	if (on_bus) {
+		l->link_added(l, &dev->kobj, "subsystem", &bp->subsys.kobj);
+		l->link_added(l, &bp->devices_kset->kobj, dev->kobj.name, &dev->kobj);
+	} else if (!bp && in_class) {
+		l->link_added(l, &dev->kobj, "subsystem", &cp->subsys.kobj);
+	}
+	if (in_class)
+		l->link_added(l, &cp->subsys.kobj, dev->kobj.name, &dev->kobj);
+	drv = READ_ONCE(dev->driver);
+	dp = drv ? READ_ONCE(drv->p) : NULL;
+	if (dp && dmc_klist_node_attached(&dev->p->knode_driver) &&
+	    dmc_kobject_in_tree(&dp->kobj)) {
+		l->link_added(l, &dev->kobj, "driver", &dp->kobj);
+		l->link_added(l, &dp->kobj, dev->kobj.name, &dev->kobj);
+	}
+}
+
 static void dmc_device_remove_links(struct dmc_device *dev)
 {
 	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
@@ -1043,15 +1081,9 @@ static int __init dmc_init(void)
 	err = dmc_event_init(event_log_size);
 	if (err)
 		goto err_tree;
-	if (export) {
-		err = dmc_export_init();
-		if (err)
-			goto err_event;
-	}
-
 	err = dmc_probe_init();
 	if (err)
-		goto err_export;
+		goto err_event;
 
 	err = -ENOMEM;
 	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
@@ -1077,10 +1109,19 @@ static int __init dmc_init(void)
 	if (err)
 		goto err_control;
 
+	/* The tree last, when nothing can fail: see dmc_export_init(). */
+	if (export) {
+		err = dmc_export_init();
+		if (err)
+			goto err_bridge;
+	}
+
 	pr_info("dmcore: loaded: event log of %u, export %s\n", event_log_size,
 		export ? "on" : "off");
 	return 0;
 
+err_bridge:
+	dmc_bridge_exit();
 err_control:
 	dmc_control_exit();
 err_class:
@@ -1094,9 +1135,6 @@ err_devices:
 	dmc_kset_unregister(dmc_devices_kset);
 err_probe:
 	dmc_probe_exit();
-err_export:
-	if (export)
-		dmc_export_exit();
 err_event:
 	dmc_event_exit();
 err_tree:
@@ -1110,6 +1148,9 @@ static void __exit dmc_exit(void)
 {
 	unsigned long leaked;
 
+	/* The tree first: see dmc_export_init(). */
+	if (export)
+		dmc_export_exit();
 	dmc_bridge_exit();
 	dmc_control_exit();
 	dmc_kset_unregister(dmc_class_kset);
@@ -1118,8 +1159,6 @@ static void __exit dmc_exit(void)
 	dmc_kobject_put(dmc_virtual_dir);
 	dmc_kset_unregister(dmc_devices_kset);
 	dmc_probe_exit();
-	if (export)
-		dmc_export_exit();
 
 	leaked = dmc_kobject_report_leaks();
 	dmc_event_exit();

@@ -365,6 +365,12 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 		return -ENODEV;
 	if (dev->driver)
 		return -EBUSY;
+	/* The driver's link to @dev would take the name of one of its files. */
+	if (dmc_kobject_name_reserved(&drv->p->kobj, dev->kobj.name)) {
+		pr_err_ratelimited("dmcore: cannot bind '%s' to '%s': the driver has a file of that name\n",
+				   dev->kobj.name, drv->name);
+		return -EEXIST;
+	}
 	dmc_clear_waits_for(dev);
 	trigger = atomic_read(&dmc_deferred_trigger_count);
 
@@ -715,9 +721,10 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 		dev->bus->remove(dev);
 	else if (drv->remove)
 		drv->remove(dev);
+	/* Off the list first: dmc_device_replay_links() follows it. */
 	if (drv->p) {
-		dmc_sysfs_unlink(&drv->p->kobj, dev->kobj.name);
 		dmc_klist_del(&drv->p->klist_devices, &dev->p->knode_driver);
+		dmc_sysfs_unlink(&drv->p->kobj, dev->kobj.name);
 	}
 	dmc_sysfs_unlink(&dev->kobj, "driver");
 	dev->driver = NULL;
@@ -814,6 +821,9 @@ static ssize_t bind_store(struct dmc_driver *drv, const char *buf, size_t count)
 		return -ENODEV;
 	err = dmc_device_driver_attach(drv, dev);
 	dmc_device_put(dev);
+	/* A kernel-internal errno never reaches userspace (Linux: -EAGAIN). */
+	if (err == -EPROBE_DEFER)
+		err = -EAGAIN;
 	return err ?: count;
 }
 

@@ -686,9 +686,10 @@ EXPORT_SYMBOL_GPL(dmc_event_log_set_capacity);
  * @l: the listener, with the callbacks it wants
  *
  * Before this returns, @l->kobj_added is called for every object already
- * in the tree, parents first, so the listener starts from a complete
- * picture; events sent before registration are not replayed (read them
- * from the event log).
+ * in the tree, parents first, then @l->link_added for every link there is
+ * (a link may be told twice: replayed, then announced by a change under
+ * way), so the listener starts from a complete picture; events sent
+ * before registration are not replayed (read them from the event log).
  *
  * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
  * Return: 0, or -EINVAL for NULL.

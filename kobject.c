@@ -132,6 +132,51 @@ int dmc_kobject_check_name(const char *name)
 	return 0;
 }
 
+/* One group of the parent: does it give a file or directory @data? */
+static int dmc_name_in_group(struct dmc_kobject *kobj,
+			     const struct dmc_attribute_group *grp, void *data)
+{
+	struct dmc_attribute **a;
+
+	if (grp->name)
+		return !strcmp(grp->name, data);
+	for (a = grp->attrs; a && *a; a++)
+		if (!strcmp((*a)->name, data))
+			return 1;
+	return 0;
+}
+
+/**
+ * dmc_kobject_name_reserved() - is @name one of @parent's own entries?
+ * @parent: a kobject, or NULL for the top level
+ * @name: a candidate name for a child of @parent, or for a link in it
+ *
+ * The model's reserved names. An object's directory holds its children,
+ * its attributes (a named group is a subdirectory) and the links the
+ * core makes in it; these share one namespace, as in sysfs, so a child
+ * may not take the name of an attribute or attribute group of its
+ * parent, nor, under a device, "driver" or "subsystem" (the links of a
+ * device). The same rule refuses to bind a device named like a file of
+ * the driver (bind, unbind, uevent, the driver's own attributes), where
+ * the driver's link to the device would go. Enforced by the core, with
+ * or without the debugfs export.
+ *
+ * Return: true if @name is reserved under @parent.
+ */
+bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
+{
+	static const char * const dev_links[] = { "driver", "subsystem" };
+	unsigned int i;
+
+	if (!parent || !name)
+		return false;
+	if (dmc_kobject_is_device(parent))
+		for (i = 0; i < ARRAY_SIZE(dev_links); i++)
+			if (!strcmp(name, dev_links[i]))
+				return true;
+	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
+}
+
 /* Format a name, replace '/' (a path separator) with '!', as Linux does. */
 static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 					    int *err)
@@ -392,6 +437,12 @@ static int __dmc_kobject_add(struct dmc_kobject *kobj)
 		pr_err_ratelimited("dmcore: cannot add '%s': parent '%s' is not in the tree\n",
 				   kobj->name, parent->name);
 		err = -ENOENT;
+		goto out_unlock;
+	}
+	if (dmc_kobject_name_reserved(parent, kobj->name)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': '%s' has a file or link of that name\n",
+				   kobj->name, parent->name);
+		err = -EEXIST;
 		goto out_unlock;
 	}
 	err = rhashtable_lookup_insert_key(&dmc_sib_index, &key, &kobj->sib_node,
@@ -713,7 +764,8 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 		err = 0;
 		goto out_unlock;
 	}
-	if (dmc_sib_lookup(kobj->parent, name)) {
+	if (dmc_sib_lookup(kobj->parent, name) ||
+	    dmc_kobject_name_reserved(kobj->parent, name)) {
 		pr_err_ratelimited("dmcore: cannot rename '%s' to '%s': exists\n",
 				   kobj->name, name);
 		err = -EEXIST;
@@ -832,7 +884,8 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 	old_parent = kobj->parent;
 	if (old_parent == new_parent)
 		goto out_unlock;
-	if (dmc_sib_lookup(new_parent, kobj->name)) {
+	if (dmc_sib_lookup(new_parent, kobj->name) ||
+	    dmc_kobject_name_reserved(new_parent, kobj->name)) {
 		pr_err_ratelimited("dmcore: cannot move '%s': name taken under '%s'\n",
 				   kobj->name, new_parent ? new_parent->name : "/");
 		err = -EEXIST;
@@ -1086,29 +1139,40 @@ EXPORT_SYMBOL_GPL(dmc_kobject_lookup_path);
 
 /* ---- whole-tree helpers for the module and the listeners ----------------- */
 
-static void dmc_replay_one(struct dmc_listener *l, struct dmc_kobject *kobj)
+/* The next object after @kobj in a parents-first walk of the tree. */
+static struct dmc_kobject *dmc_tree_next(struct dmc_kobject *kobj)
 {
-	struct dmc_kobject *child;
+	struct list_head *head;
 
-	l->kobj_added(l, kobj);
-	list_for_each_entry(child, &kobj->children, sibling)
-		dmc_replay_one(l, child);
+	if (!list_empty(&kobj->children))
+		return list_first_entry(&kobj->children, struct dmc_kobject, sibling);
+	for (; kobj; kobj = kobj->parent) {
+		head = kobj->parent ? &kobj->parent->children : &dmc_roots;
+		if (!list_is_last(&kobj->sibling, head))
+			return list_next_entry(kobj, sibling);
+	}
+	return NULL;
 }
 
 /*
- * Tell a new listener of every object already in the tree, parents first.
- * Caller holds dmc_tree_mutex. The tree is shallow (a device hierarchy),
- * so the recursion depth is bounded by the depth of the model.
+ * Tell a new listener of every object already in the tree, parents
+ * first, then of every link there is now (a link may point anywhere in
+ * the tree, so objects come first). Caller holds dmc_tree_mutex. A walk,
+ * not a recursion: the tree can be as deep as its users make it.
  */
 void dmc_tree_replay(struct dmc_listener *l)
 {
-	struct dmc_kobject *kobj;
+	struct dmc_kobject *first, *kobj;
 
 	lockdep_assert_held(&dmc_tree_mutex);
-	if (!l->kobj_added)
-		return;
-	list_for_each_entry(kobj, &dmc_roots, sibling)
-		dmc_replay_one(l, kobj);
+	first = list_first_entry_or_null(&dmc_roots, struct dmc_kobject, sibling);
+	if (l->kobj_added)
+		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
+			l->kobj_added(l, kobj);
+	if (l->link_added)
+		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
+			if (dmc_kobject_is_device(kobj))
+				dmc_device_replay_links(l, to_dmc_device(kobj));
 }
 
 /*

@@ -44,14 +44,27 @@
 #include "base.h"
 #include "control.h"
 
-/* One mirrored object: its directory and the files made in it. */
+/* One mirrored object: its directory and the entries made in it. */
 struct dmc_export_node {
 	struct rhash_head hnode;
 	struct dmc_kobject *kobj;	/* NULL once the object left the tree */
 	struct dentry *dir;
 	struct list_head files;		/* struct dmc_export_file */
+	struct list_head entries;	/* struct dmc_export_entry */
 	struct list_head dead;		/* on dmc_export_graveyard */
 	spinlock_t lock;		/* protects kobj */
+};
+
+/*
+ * A link or a group directory the export made in a node's directory. Only
+ * these are ever removed or reused: an entry of the same name made for
+ * something else (a child's directory, an attribute file) is left alone.
+ */
+struct dmc_export_entry {
+	struct list_head node_entry;	/* in node->entries */
+	struct dentry *dentry;
+	bool link;
+	char name[];
 };
 
 /* An attribute file: its node and attribute (the file's i_private). */
@@ -95,6 +108,66 @@ static struct dentry *dmc_export_dir_of(const struct dmc_kobject *kobj)
 	return node ? node->dir : NULL;
 }
 
+/* The link (@link) or group directory @name made in @node, or NULL. */
+static struct dmc_export_entry *dmc_export_entry_find(struct dmc_export_node *node,
+						      const char *name, bool link)
+{
+	struct dmc_export_entry *e;
+
+	list_for_each_entry(e, &node->entries, node_entry)
+		if (e->link == link && !strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+static int dmc_export_entry_add(struct dmc_export_node *node, const char *name,
+				struct dentry *dentry, bool link)
+{
+	size_t len = strlen(name) + 1;
+	struct dmc_export_entry *e;
+
+	e = kmalloc(struct_size(e, name, len), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	memcpy(e->name, name, len);
+	e->dentry = dentry;
+	e->link = link;
+	list_add_tail(&e->node_entry, &node->entries);
+	return 0;
+}
+
+/*
+ * A kernel-internal errno (ERESTART*, EPROBE_DEFER, ...: 512..529) from a
+ * show, store or command never reaches userspace: -EAGAIN for a deferral,
+ * -EIO for the rest; a restart request stays when a signal is pending,
+ * which is when the signal code turns it into a restart or -EINTR.
+ */
+static ssize_t dmc_export_errno(ssize_t ret, const char *what)
+{
+	if (ret > -512 || ret < -529)
+		return ret;
+	if ((ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+	     ret == -ERESTARTNOHAND) && signal_pending(current))
+		return ret;
+	pr_warn_ratelimited("dmcore: export: %s returned kernel-internal error %zd, reported as %d\n",
+			    what, ret, ret == -EPROBE_DEFER ? -EAGAIN : -EIO);
+	return ret == -EPROBE_DEFER ? -EAGAIN : -EIO;
+}
+
+/*
+ * Refuse at open what the file's mode does not allow, as sysfs does
+ * (kernfs_fop_open()): root passes the permission check of a 0444 file
+ * opened for writing, so the mode is checked here.
+ */
+static int dmc_export_check_open(struct file *file, umode_t mode)
+{
+	if ((file->f_mode & FMODE_READ) && !(mode & 0444))
+		return -EACCES;
+	if ((file->f_mode & FMODE_WRITE) && !(mode & 0222))
+		return -EACCES;
+	return 0;
+}
+
 /* The node's object with a reference, or NULL once it left the tree. */
 static struct dmc_kobject *dmc_export_node_get(struct dmc_export_node *node)
 {
@@ -108,40 +181,80 @@ static struct dmc_kobject *dmc_export_node_get(struct dmc_export_node *node)
 
 /* ---- attribute files -------------------------------------------------------- */
 
+/*
+ * One open attribute file. Like sysfs (one seq_file per open), the value
+ * is read once, at the first read(), and later reads continue in that
+ * snapshot, so a reader in small pieces never gets a torn value.
+ */
+struct dmc_attr_open_file {
+	struct dmc_export_file *ef;	/* not used after the node is gone */
+	struct mutex lock;		/* reads on this open file */
+	char *page;			/* the snapshot, once read */
+	size_t len;
+};
+
 static int dmc_attr_open(struct inode *inode, struct file *file)
 {
-	file->private_data = inode->i_private;
+	struct dmc_export_file *ef = inode->i_private;
+	struct dmc_attr_open_file *of;
+	int err;
+
+	err = dmc_export_check_open(file, ef->attr->mode);
+	if (err)
+		return err;
+	of = kzalloc(sizeof(*of), GFP_KERNEL);
+	if (!of)
+		return -ENOMEM;
+	mutex_init(&of->lock);
+	of->ef = ef;
+	file->private_data = of;
 	return nonseekable_open(inode, file);
 }
 
 static ssize_t dmc_attr_read(struct file *file, char __user *buf, size_t count,
 			     loff_t *ppos)
 {
-	struct dmc_export_file *ef = file->private_data;
+	struct dmc_attr_open_file *of = file->private_data;
 	struct dmc_kobject *kobj;
 	char *page;
 	ssize_t len;
 
-	kobj = dmc_export_node_get(ef->node);
-	if (!kobj)
-		return -ENODEV;
-	page = (char *)get_zeroed_page(GFP_KERNEL);
-	if (!page) {
-		dmc_kobject_put(kobj);
-		return -ENOMEM;
+	if (mutex_lock_interruptible(&of->lock))
+		return -ERESTARTSYS;
+	/* Never from a snapshot of an object that left the tree. */
+	kobj = dmc_export_node_get(of->ef->node);
+	if (!kobj) {
+		len = -ENODEV;
+		goto out;
 	}
-	len = dmc_kobject_attr_show(kobj, ef->attr, page);
+	if (!of->page) {
+		page = (char *)get_zeroed_page(GFP_KERNEL);
+		if (!page) {
+			dmc_kobject_put(kobj);
+			len = -ENOMEM;
+			goto out;
+		}
+		len = dmc_kobject_attr_show(kobj, of->ef->attr, page);
+		if (len < 0) {
+			free_page((unsigned long)page);
+			dmc_kobject_put(kobj);
+			len = dmc_export_errno(len, of->ef->attr->name);
+			goto out;
+		}
+		of->page = page;
+		of->len = len;
+	}
 	dmc_kobject_put(kobj);
-	if (len >= 0)
-		len = simple_read_from_buffer(buf, count, ppos, page, len);
-	free_page((unsigned long)page);
+	len = simple_read_from_buffer(buf, count, ppos, of->page, of->len);
+out:
+	mutex_unlock(&of->lock);
 	return len;
 }
 
 static ssize_t dmc_attr_write(struct file *file, const char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	struct dmc_export_file *ef = file->private_data;
+	struct dmc_attr_open_file *of = file->private_data;
 	struct dmc_kobject *kobj;
 	ssize_t ret;
 	char *kbuf;
@@ -151,15 +264,26 @@ static ssize_t dmc_attr_write(struct file *file, const char __user *buf,
 	kbuf = memdup_user_nul(buf, count);
 	if (IS_ERR(kbuf))
 		return PTR_ERR(kbuf);
-	kobj = dmc_export_node_get(ef->node);
+	kobj = dmc_export_node_get(of->ef->node);
 	if (!kobj) {
 		kfree(kbuf);
 		return -ENODEV;
 	}
-	ret = dmc_kobject_attr_store(kobj, ef->attr, kbuf, count);
+	ret = dmc_kobject_attr_store(kobj, of->ef->attr, kbuf, count);
 	dmc_kobject_put(kobj);
 	kfree(kbuf);
-	return ret;
+	return dmc_export_errno(ret, of->ef->attr->name);
+}
+
+/* May run after the node and its files are freed: touches only @of. */
+static int dmc_attr_release(struct inode *inode, struct file *file)
+{
+	struct dmc_attr_open_file *of = file->private_data;
+
+	if (of->page)
+		free_page((unsigned long)of->page);
+	kfree(of);
+	return 0;
 }
 
 static const struct file_operations dmc_attr_fops = {
@@ -167,6 +291,7 @@ static const struct file_operations dmc_attr_fops = {
 	.open = dmc_attr_open,
 	.read = dmc_attr_read,
 	.write = dmc_attr_write,
+	.release = dmc_attr_release,
 	.llseek = no_llseek,
 };
 
@@ -175,19 +300,27 @@ static int dmc_export_add_group(struct dmc_kobject *kobj,
 				const struct dmc_attribute_group *grp, void *data)
 {
 	struct dmc_export_node *node = data;
+	struct dmc_export_entry *e;
 	struct dmc_attribute **a;
 	struct dmc_export_file *ef;
 	struct dentry *dir = node->dir, *d;
 
 	if (grp->name) {
-		d = debugfs_lookup(grp->name, node->dir);
-		if (d) {
-			dir = d;
-			dput(d);	/* the directory lives until node->dir goes */
+		/* Only a directory made for another group of this object. */
+		e = dmc_export_entry_find(node, grp->name, false);
+		if (e) {
+			dir = e->dentry;
 		} else {
 			dir = debugfs_create_dir(grp->name, node->dir);
-			if (IS_ERR(dir))
+			if (IS_ERR(dir)) {
+				pr_warn_ratelimited("dmcore: export: no directory '%s' for '%s': %ld\n",
+						    grp->name, kobj->name, PTR_ERR(dir));
 				return 0;
+			}
+			if (dmc_export_entry_add(node, grp->name, dir, false)) {
+				debugfs_remove(dir);
+				return -ENOMEM;
+			}
 		}
 	}
 	for (a = grp->attrs; a && *a; a++) {
@@ -213,10 +346,13 @@ static int dmc_export_add_group(struct dmc_kobject *kobj,
 
 static void dmc_export_free_node(struct dmc_export_node *node)
 {
+	struct dmc_export_entry *e, *etmp;
 	struct dmc_export_file *ef, *tmp;
 
 	list_for_each_entry_safe(ef, tmp, &node->files, node_entry)
 		kfree(ef);
+	list_for_each_entry_safe(e, etmp, &node->entries, node_entry)
+		kfree(e);
 	kfree(node);
 }
 
@@ -234,6 +370,7 @@ static void dmc_export_kobj_added(struct dmc_listener *l,
 		goto err;
 	spin_lock_init(&node->lock);
 	INIT_LIST_HEAD(&node->files);
+	INIT_LIST_HEAD(&node->entries);
 	INIT_LIST_HEAD(&node->dead);
 	dir = debugfs_create_dir(kobj->name, parent);
 	if (IS_ERR(dir))
@@ -341,11 +478,15 @@ static void dmc_export_link_added(struct dmc_listener *l,
 				  struct dmc_kobject *kobj, const char *name,
 				  struct dmc_kobject *target)
 {
-	struct dentry *dir = dmc_export_dir_of(kobj), *d;
+	struct dmc_export_node *node = dmc_export_lookup(kobj);
 	char *from, *to, *rel, *p;
 	size_t depth = 0, len;
+	struct dentry *d;
 
-	if (!dir || !dmc_export_lookup(target))
+	if (!node || !dmc_export_lookup(target))
+		return;
+	/* Told twice: replayed at registration, then announced. */
+	if (dmc_export_entry_find(node, name, true))
 		return;
 	from = dmc_kobject_get_path(kobj, GFP_KERNEL);
 	to = dmc_kobject_get_path(target, GFP_KERNEL);
@@ -360,10 +501,12 @@ static void dmc_export_link_added(struct dmc_listener *l,
 	for (p = rel; depth--; p += 3)
 		memcpy(p, "../", 3);
 	strscpy(p, to + 1, len + 1 - (p - rel));
-	d = debugfs_create_symlink(name, dir, rel);
+	d = debugfs_create_symlink(name, node->dir, rel);
 	if (IS_ERR(d))
 		pr_warn_ratelimited("dmcore: export: no link '%s' in '%s': %ld\n",
 				    name, kobj->name, PTR_ERR(d));
+	else if (dmc_export_entry_add(node, name, d, true))
+		debugfs_remove(d);
 	kfree(rel);
 out:
 	kfree(from);
@@ -373,10 +516,16 @@ out:
 static void dmc_export_link_removed(struct dmc_listener *l,
 				    struct dmc_kobject *kobj, const char *name)
 {
-	struct dentry *dir = dmc_export_dir_of(kobj);
+	struct dmc_export_node *node = dmc_export_lookup(kobj);
+	struct dmc_export_entry *e;
 
-	if (dir)
-		debugfs_lookup_and_remove(name, dir);
+	/* Only a link made here: never a file or directory of that name. */
+	e = node ? dmc_export_entry_find(node, name, true) : NULL;
+	if (!e)
+		return;
+	debugfs_remove(e->dentry);
+	list_del(&e->node_entry);
+	kfree(e);
 }
 
 static struct dmc_listener dmc_export_listener = {
@@ -435,7 +584,11 @@ static char *dmc_events_format(const struct dmc_uevent *ev, u64 missed,
 static int dmc_events_open(struct inode *inode, struct file *file)
 {
 	struct dmc_events_reader *r;
+	int err;
 
+	err = dmc_export_check_open(file, 0444);
+	if (err)
+		return err;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -544,12 +697,19 @@ static ssize_t dmc_control_write(struct file *file, const char __user *buf,
 		return PTR_ERR(kbuf);
 	err = dmc_control_exec(kbuf, count);
 	kfree(kbuf);
-	return err ?: count;
+	return err ? dmc_export_errno(err, "control") : count;
+}
+
+static int dmc_control_open(struct inode *inode, struct file *file)
+{
+	int err = dmc_export_check_open(file, 0200);
+
+	return err ?: nonseekable_open(inode, file);
 }
 
 static const struct file_operations dmc_control_fops = {
 	.owner = THIS_MODULE,
-	.open = nonseekable_open,
+	.open = dmc_control_open,
 	.write = dmc_control_write,
 	.llseek = no_llseek,
 };
@@ -579,13 +739,38 @@ static int dmc_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "misuse_reports %lu\n", dmc_misuse_count());
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(dmc_stats);
+
+static int dmc_stats_open(struct inode *inode, struct file *file)
+{
+	int err = dmc_export_check_open(file, 0444);
+
+	return err ?: single_open(file, dmc_stats_show, NULL);
+}
+
+static const struct file_operations dmc_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = dmc_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* ---- setup ----------------------------------------------------------------- */
 
-/*
- * Start the mirror. A failure to create the debugfs root is logged and
- * leaves the export off: the model works without its view.
+/**
+ * dmc_export_init() - start the mirror
+ *
+ * dmcore's init calls this last, when nothing can fail any more, and its
+ * exit calls dmc_export_exit() first: no file of the tree can be opened
+ * while a failing load unwinds (an open file would outlive the module,
+ * a blocked events reader would stall the load). The listener's
+ * registration replays the objects and links already there (the
+ * bridge's shadows); the events, control and stats files come last.
+ * A failure to create the debugfs root is logged and leaves the export
+ * off: the model works without its view.
+ *
+ * Context: module init, process context.
+ * Return: 0, or -ENOMEM before anything of the tree exists.
  */
 int dmc_export_init(void)
 {
@@ -604,10 +789,12 @@ int dmc_export_init(void)
 	}
 	dmc_export_root = root;
 	dmc_export_removed = debugfs_create_dir(".removed", root);
+	/* Cannot fail for a listener; replays the tree under the tree lock. */
+	dmc_listener_register(&dmc_export_listener);
 	debugfs_create_file("events", 0444, root, NULL, &dmc_events_fops);
 	debugfs_create_file("control", 0200, root, NULL, &dmc_control_fops);
 	debugfs_create_file("stats", 0444, root, NULL, &dmc_stats_fops);
-	return dmc_listener_register(&dmc_export_listener);
+	return 0;
 }
 
 static void dmc_export_free_index_node(void *ptr, void *arg)
@@ -615,6 +802,14 @@ static void dmc_export_free_index_node(void *ptr, void *arg)
 	dmc_export_free_node(ptr);
 }
 
+/**
+ * dmc_export_exit() - take the mirror down
+ *
+ * The first thing dmcore's exit does (rmmod is refused while a file of
+ * the tree is open). Waits for the reaper of removed directories.
+ *
+ * Context: module exit, process context.
+ */
 void dmc_export_exit(void)
 {
 	if (!dmc_export_root)

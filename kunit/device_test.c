@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -177,6 +178,170 @@ static void device_add_top_level_name_clash_fails_eexist(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EEXIST);
 	dmm_dev_put(a2);
 	dmct_expect_path(test, &a->dev->kobj, dmm_str(test, "/devices/%s", a->name));
+	dmm_dev_unregister(a);
+}
+
+/*
+ * The model's reserved names: a child may not take the name of an entry
+ * of its parent's directory (an attribute, a group, the links "driver"
+ * and "subsystem"), with or without the export.
+ */
+static void device_child_named_like_parent_entry_fails_eexist(struct kunit *test)
+{
+	static const char * const names[] = { "driver", "subsystem", "power", "uevent" };
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	unsigned int refs = dmm_dev_refs(p), i;
+	struct dmm_dev *c;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		c = dmm_dev_alloc(test, "c");
+		c->dev->init_name = names[i];
+		c->dev->parent = p->dev;
+		KUNIT_EXPECT_EQ_MSG(test, dmm_dev_add(test, c), -EEXIST,
+				    "child '%s'", names[i]);
+		dmm_dev_put(c);
+		KUNIT_EXPECT_EQ(test, c->released, 1U);
+	}
+	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
+	/* At the top and under a plain kobject those names are free. */
+	c = dmm_dev_alloc(test, "c");
+	c->dev->init_name = "power";
+	KUNIT_EXPECT_EQ(test, dmm_dev_add(test, c), 0);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void device_rename_or_move_onto_parent_entry_fails_eexist(struct kunit *test)
+{
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *q = dmm_dev_new(test, "q", NULL, NULL, NULL);
+	struct dmm_dev *c = dmm_dev_new(test, "c", NULL, p, NULL);
+	struct dmm_dev *top = dmm_dev_alloc(test, "t");
+
+	KUNIT_EXPECT_EQ(test, dmc_kobject_rename(&c->dev->kobj, "uevent"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, dmc_kobject_rename(&c->dev->kobj, "driver"), -EEXIST);
+	KUNIT_EXPECT_STREQ(test, dmc_dev_name(c->dev), c->name);
+	top->dev->init_name = "subsystem";
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, top), 0);
+	KUNIT_EXPECT_EQ(test, dmc_kobject_move(&top->dev->kobj, &q->dev->kobj),
+			-EEXIST);
+	dmct_expect_path(test, &top->dev->kobj, "/devices/subsystem");
+	dmm_dev_unregister(top);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(q);
+	dmm_dev_unregister(p);
+}
+
+/* A driver's link to a device named like one of its files: not bound. */
+static void device_named_like_driver_file_is_not_bound(struct kunit *test)
+{
+	static const char * const names[] = { "bind", "unbind", "uevent" };
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		a = dmm_dev_alloc(test, "a");
+		a->dev->init_name = names[i];
+		a->dev->bus = &b->bus;
+		dmm_dev_want(a, d);
+		KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+		KUNIT_EXPECT_FALSE_MSG(test, dmc_device_is_bound(a->dev),
+				       "device '%s' bound", names[i]);
+		KUNIT_EXPECT_EQ(test, dmc_device_driver_attach(&d->drv, a->dev),
+				-EEXIST);
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 0);
+		dmm_dev_unregister(a);
+	}
+	a = dmm_dev_new(test, "a", b, NULL, d);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	dmm_dev_unregister(a);
+}
+
+/*
+ * A listener registering while a device binds and unbinds is told the
+ * device's "driver" link exactly when it is bound once both settle: the
+ * replay at registration never tells a link already removed, and a link
+ * announced after the replay is not lost.
+ */
+struct dv_links {
+	struct dmc_listener l;
+	struct dmc_device *dev;
+	bool has_driver;		/* the callbacks, the test once settled */
+};
+
+static void dv_links_added(struct dmc_listener *l, struct dmc_kobject *kobj,
+			   const char *name, struct dmc_kobject *target)
+{
+	struct dv_links *r = container_of(l, struct dv_links, l);
+
+	if (kobj == &r->dev->kobj && !strcmp(name, "driver"))
+		r->has_driver = true;
+}
+
+static void dv_links_removed(struct dmc_listener *l, struct dmc_kobject *kobj,
+			     const char *name)
+{
+	struct dv_links *r = container_of(l, struct dv_links, l);
+
+	if (kobj == &r->dev->kobj && !strcmp(name, "driver"))
+		r->has_driver = false;
+}
+
+struct dv_toggle {
+	struct dmc_device *dev;
+	struct dmc_driver *drv;
+};
+
+static int dv_toggle_fn(void *data)
+{
+	struct dv_toggle *t = data;
+
+	while (!kthread_should_stop()) {
+		dmc_device_release_driver(t->dev);
+		dmc_device_driver_attach(t->drv, t->dev);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void device_link_replay_races_bind_and_unbind(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *d = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, d);
+	struct dv_toggle t = { .dev = a->dev, .drv = &d->drv };
+	struct task_struct *task;
+	unsigned int i, wrong = 0;
+	struct dv_links *r;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->dev = a->dev;
+	r->l.link_added = dv_links_added;
+	r->l.link_removed = dv_links_removed;
+	/* Sequential first: a bound device's link is replayed. */
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&r->l), 0);
+	KUNIT_EXPECT_TRUE(test, r->has_driver);
+	dmc_listener_unregister(&r->l);
+
+	for (i = 0; i < 100; i++) {
+		task = kthread_run(dv_toggle_fn, &t, "dv-toggle");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		usleep_range(100 * (i % 5), 100 * (i % 5) + 50);
+		r->has_driver = false;
+		dmc_listener_register(&r->l);
+		usleep_range(50, 100);
+		kthread_stop(task);
+		if (i & 1)
+			dmc_device_release_driver(a->dev);
+		/* Settled: every callback ran in the stopped thread or here. */
+		if (r->has_driver != dmc_device_is_bound(a->dev))
+			wrong++;
+		dmc_listener_unregister(&r->l);
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
 	dmm_dev_unregister(a);
 }
 
@@ -884,6 +1049,10 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_add_same_name_on_same_bus_fails_eexist),
 	KUNIT_CASE(device_add_sibling_name_clash_fails_eexist),
 	KUNIT_CASE(device_add_top_level_name_clash_fails_eexist),
+	KUNIT_CASE(device_child_named_like_parent_entry_fails_eexist),
+	KUNIT_CASE(device_rename_or_move_onto_parent_entry_fails_eexist),
+	KUNIT_CASE(device_named_like_driver_file_is_not_bound),
+	KUNIT_CASE(device_link_replay_races_bind_and_unbind),
 	KUNIT_CASE(device_same_name_under_two_parents_without_bus_ok),
 	KUNIT_CASE(device_failed_add_leaves_nothing_behind),
 	KUNIT_CASE(device_path_parentless_is_under_devices),

@@ -110,8 +110,10 @@ struct dmc_event_stats {
  * The tree and link callbacks run with the core's tree lock held, in the
  * order the changes happened, so a listener sees a parent before its
  * children and a link's directory before the link; they may sleep and
- * take references, but must not change the tree. Links are not replayed
- * at registration, only objects. @uevent
+ * take references, but must not change the tree. At registration the
+ * objects, then the links, already there are replayed; a link may then
+ * be told twice (replayed, then announced), never removed before it was
+ * told. @uevent
  * runs with the event lock held and must not send events. Any callback may
  * be NULL.
  */

@@ -129,6 +129,52 @@ check "platform: unregister the real driver" sh -c "echo 1 >$PLAT/del_driver"
 check "platform: driver gone: the shadow equals real sysfs" oracle platform
 check "platform: device 1 unbound in dmcore too" \
 	test ! -e "$DMC_DIR/bus/platform/devices/dmc-test-plat.1/driver"
+# A real parent removed before its child: the child's shadow goes later,
+# and its removal must not touch the parent's freed node.
+check "platform: add device 10" sh -c "echo 10 >$PLAT/add_device"
+check "platform: add device 11, a child of device 10" sh -c "echo '11 10' >$PLAT/add_device"
+check "platform: device 11's shadow under device 10's" \
+	sh -c "echo settle >$DMC_DIR/control && test -d $DMC_DIR/devices/platform/dmc-test-plat.10/dmc-test-plat.11"
+check "platform: del device 10 before its child 11" sh -c "echo '10 force' >$PLAT/del_device"
+# dmcore deletes a device's children with it: 11's shadow went with 10's
+# (real sysfs keeps the orphan until its own removal).
+check "platform: parent gone: its shadow and its child's are gone" \
+	sh -c "echo settle >$DMC_DIR/control && test ! -e $DMC_DIR/devices/platform/dmc-test-plat.10 -a ! -e $DMC_DIR/bus/platform/devices/dmc-test-plat.11"
+check "platform: del device 11" sh -c "echo 11 >$PLAT/del_device"
+check "platform: child gone: the shadow equals real sysfs" oracle platform
+check "platform: no shadow of device 11" \
+	test ! -e "$DMC_DIR/bus/platform/devices/dmc-test-plat.11"
+
+# Control never changes what the real kernel decides.
+CTL=$DMC_DIR/control
+# ctlerr COMMAND -- OK or the error text of COMMAND on the control file
+ctlerr() {
+	printf '%s\n' "$1" >/tmp/bridge-cmd
+	if o=$(dd if=/tmp/bridge-cmd of="$CTL" bs=4096 count=1 conv=notrunc 2>&1); then
+		echo OK
+	else
+		printf '%s\n' "$o" | sed -n 's/^dd: error writing.*: //p'
+	fi
+}
+EPERM="Operation not permitted"
+check "shadows: control bus cb" test "$(ctlerr "bus add cb")" = OK
+check "shadows: control device cz" test "$(ctlerr "device add cz bus=cb")" = OK
+check "shadows: no control device under glue platform (EPERM)" \
+	test "$(ctlerr "device add cx parent=/devices/platform")" = "$EPERM"
+check "shadows: no control device under $RNG's shadow (EPERM)" \
+	test "$(ctlerr "device add cy parent=/devices/pci0000:00/$RNG")" = "$EPERM"
+check "shadows: no link from $RNG's shadow (EPERM)" \
+	test "$(ctlerr "link add /devices/pci0000:00/$RNG /devices/cz")" = "$EPERM"
+check "shadows: no link to $RNG's shadow (EPERM)" \
+	test "$(ctlerr "link add /devices/cz /devices/pci0000:00/$RNG")" = "$EPERM"
+check "shadows: no control device at /devices/pci0000:00 (EPERM)" \
+	test "$(ctlerr "device add pci0000:00 bus=cb")" = "$EPERM"
+check "shadows: the refusals are logged" \
+	sh -c "dmesg | grep -q 'is a shadow of the bridge'"
+check "shadows: del cz" test "$(ctlerr "device del /devices/cz")" = OK
+check "shadows: del cb" test "$(ctlerr "bus del cb")" = OK
+check "shadows: the shadow equals real sysfs" oracle
+
 check "platform: rmmod dmc_test_platform (devices 1 and 3 still there)" rmmod dmc_test_platform
 check "platform: module gone: the shadow equals real sysfs" oracle
 check "platform: no shadow of device 1" \

@@ -295,6 +295,37 @@ if bound /devices/w0; then notok "w0 unbound by driver del"; else ok "w0 unbound
 wait
 check "two concurrent writers: all 40 commands succeed" test "$(cat $T/ra $T/rb | grep -c '^OK$')" = 40
 
+# A probe that sleeps does not hold control's lock: another command runs
+# meanwhile, and one on the object being added gets EBUSY, not a wait.
+must "bus add sb"
+must "driver add sd bus=sb match=slow* delay_ms=3000"
+(CMDF=$T/cmd.s ctl "device add slow0 bus=sb") >$T/slow &
+slow=$!
+sleep 0.5
+t1=$(_dmc_uptime_cs)
+r=$(CMDF=$T/cmd.q ctl "bus add qb")
+t2=$(_dmc_uptime_cs)
+busy=0
+kill -0 $slow 2>/dev/null && busy=1
+check "a command runs while another's probe sleeps (${r}, $((t2 - t1))0 ms)" \
+	test "$r" = OK -a $busy = 1 -a $((t2 - t1)) -lt 150
+wait $slow
+check "the slow device add succeeds" test "$(cat $T/slow)" = OK
+must "device add slow1 bus=qb"
+(CMDF=$T/cmd.s ctl "driver add sd2 bus=qb match=slow* delay_ms=3000") >$T/slow &
+slow=$!
+sleep 0.5
+r=$(CMDF=$T/cmd.q ctl "driver del sd2")
+check "driver del of a driver being added: EBUSY at once ($r)" \
+	test "$r" = "$EBUSY" -a "$(kill -0 $slow 2>/dev/null && echo on)" = on
+r=$(CMDF=$T/cmd.q ctl "bus del qb")
+check "bus del of its bus meanwhile: EBUSY ($r)" test "$r" = "$EBUSY"
+wait $slow
+check "the slow driver add succeeds" test "$(cat $T/slow)" = OK
+for d in /devices/slow0 /devices/slow1; do must "device del $d"; done
+for d in sd sd2; do must "driver del $d"; done
+for b in sb qb; do must "bus del $b"; done
+
 expect "$EBUSY" "bus del while a control device is on it" "bus del b1"
 run "device del" "device del /devices/a1"
 for d in x0 w0 fig p0; do must "device del /devices/$d"; done

@@ -10,7 +10,9 @@
  *                "dmc-test-plat.ID" (ID: 0..INT_MAX), as a child of device
  *                "dmc-test-plat.PARENT_ID" when a parent is given
  *   del_device   write "ID": unregister that device (it must have no
- *                registered children)
+ *                registered children); "ID force": unregister it even
+ *                with children, which stay registered, as the real core
+ *                allows (a parent removed before its children)
  *   add_driver   write "1": register the platform driver "dmc-test-plat",
  *                whose probe succeeds, so it binds to the devices
  *   del_driver   write "1": unregister the driver (unbinds its devices)
@@ -207,23 +209,30 @@ static void dtp_unregister(struct dtp_dev *d)
 /**
  * dtp_del_device() - unregister platform device "dmc-test-plat.@id"
  * @id: its id
+ * @force: unregister it even if it has children
  *
  * Context: takes dtp_lock.
- * Return: 0, -ENOENT (no such device) or -EBUSY (it has children).
+ * Return: 0, -ENOENT (no such device) or -EBUSY (it has children and
+ * @force is false).
  */
-static int dtp_del_device(int id)
+static int dtp_del_device(int id, bool force)
 {
-	struct dtp_dev *d;
+	struct dtp_dev *d, *c;
 	int ret = 0;
 
 	mutex_lock(&dtp_lock);
 	d = dtp_find(id);
-	if (!d)
+	if (!d) {
 		ret = -ENOENT;
-	else if (dtp_has_children(d))
+	} else if (dtp_has_children(d) && !force) {
 		ret = -EBUSY;
-	else
+	} else {
+		/* Its children keep their real parent, no longer tracked. */
+		list_for_each_entry(c, &dtp_devices, node)
+			if (c->parent == d)
+				c->parent = NULL;
 		dtp_unregister(d);
+	}
 	mutex_unlock(&dtp_lock);
 	return ret;
 }
@@ -256,16 +265,24 @@ static ssize_t dtp_add_device_write(struct file *file, const char __user *ubuf,
 static ssize_t dtp_del_device_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
-	char buf[DTP_INPUT_MAX];
+	char buf[DTP_INPUT_MAX], *sp;
+	bool force = false;
 	int id, ret;
 
 	ret = dtp_get_input(ubuf, count, buf);
 	if (ret)
 		return ret;
+	sp = strchr(buf, ' ');
+	if (sp) {
+		if (strcmp(sp + 1, "force"))
+			return -EINVAL;
+		*sp = '\0';
+		force = true;
+	}
 	ret = dtp_parse_id(buf, &id);
 	if (ret)
 		return ret;
-	ret = dtp_del_device(id);
+	ret = dtp_del_device(id, force);
 	return ret ? ret : count;
 }
 
