@@ -244,9 +244,13 @@ static void dmc_inv_bus_dev(struct dmc_inv *inv, struct dmc_klist_node *n,
 	if (kref_read(&dev->kobj.kref) < 1)
 		dmc_inv_fail(inv, "'%s' is on bus '%s' with refcount 0",
 			     dev->kobj.name, priv->subsys.kobj.name);
-	if ((inv->flags & DMC_INV_QUIESCENT) &&
-	    (!READ_ONCE(p->registered) || READ_ONCE(p->dead)))
+	if (!(inv->flags & DMC_INV_QUIESCENT))
+		return;
+	if (!READ_ONCE(p->registered) || READ_ONCE(p->dead))
 		dmc_inv_fail(inv, "'%s' is on bus '%s', not registered",
+			     dev->kobj.name, priv->subsys.kobj.name);
+	else if (!dmc_kobject_in_tree(&dev->kobj))
+		dmc_inv_fail(inv, "'%s' is on bus '%s', not in the tree",
 			     dev->kobj.name, priv->subsys.kobj.name);
 }
 
@@ -297,9 +301,13 @@ static void dmc_inv_class_dev(struct dmc_inv *inv, struct dmc_klist_node *n,
 	if (kref_read(&dev->kobj.kref) < 1)
 		dmc_inv_fail(inv, "'%s' is in class '%s' with refcount 0",
 			     dev->kobj.name, priv->subsys.kobj.name);
-	if ((inv->flags & DMC_INV_QUIESCENT) &&
-	    (!READ_ONCE(p->registered) || READ_ONCE(p->dead)))
+	if (!(inv->flags & DMC_INV_QUIESCENT))
+		return;
+	if (!READ_ONCE(p->registered) || READ_ONCE(p->dead))
 		dmc_inv_fail(inv, "'%s' is in class '%s', not registered",
+			     dev->kobj.name, priv->subsys.kobj.name);
+	else if (!dmc_kobject_in_tree(&dev->kobj))
+		dmc_inv_fail(inv, "'%s' is in class '%s', not in the tree",
 			     dev->kobj.name, priv->subsys.kobj.name);
 }
 
