@@ -210,8 +210,9 @@ static void tt_count(enum tt_op op, int err)
 	if (err) {
 		atomic_long_inc(&tt_stats.err[op]);
 		atomic_set(&tt_stats.last_err[op], err);
-	} else
+	} else {
 		atomic_long_inc(&tt_stats.ok[op]);
+	}
 }
 
 /* ---- the bus, the drivers, the devices ----------------------------------- */
