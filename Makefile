@@ -6,6 +6,9 @@
 #               a per-stage summary and "N passed, N failed"
 # make demo     boot Debian's stock kernel in QEMU and show dmcore at work
 # make shell    interactive guest (KERNEL=debug|stock) with dmcore loaded
+# make torture  the torture run: 4 threads x 10 minutes of random
+#               concurrent operations on the debug kernel, with invariant
+#               checks (TORTURE_SEED=N replays a run's op sequences)
 # make bench    dmcore against the kernel's driver core in one boot of the
 #               release test kernel: a table and .build/bench/results.json
 #
@@ -43,4 +46,7 @@ lint:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules clean check demo shell lint bench
+torture:
+	scripts/torture.sh
+
+.PHONY: all modules clean check demo shell lint bench torture

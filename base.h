@@ -81,6 +81,7 @@
 
 extern struct mutex dmc_tree_mutex;
 extern rwlock_t dmc_name_lock;
+extern struct list_head dmc_roots;	/* top-level objects (kobject.c) */
 
 /*
  * DMC_MISUSE - report a caller's misuse of the API: a rate-limited WARN
@@ -327,6 +328,8 @@ void dmc_dpm_add(struct dmc_device *dev);
 void dmc_dpm_remove(struct dmc_device *dev);
 void dmc_dpm_reorder_to_tail(struct dmc_device *dev);
 extern struct mutex dmc_links_mutex;
+extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
+extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */
 
 /* dm_core.c: the roots of the tree */
 extern struct dmc_kset *dmc_devices_kset;

@@ -29,7 +29,7 @@ DEFINE_MUTEX(dmc_tree_mutex);
 DEFINE_RWLOCK(dmc_name_lock);
 
 /* Top-level objects (no parent): the children of the tree's root. */
-static LIST_HEAD(dmc_roots);
+LIST_HEAD(dmc_roots);
 
 /* Every initialized kobject, for the leak report at module exit. */
 static DEFINE_SPINLOCK(dmc_live_lock);

@@ -23,8 +23,8 @@
 #include "base.h"
 
 /* The power order and the suspended list. */
-static DEFINE_MUTEX(dmc_dpm_mutex);
-static LIST_HEAD(dmc_dpm_list);
+DEFINE_MUTEX(dmc_dpm_mutex);
+LIST_HEAD(dmc_dpm_list);
 static LIST_HEAD(dmc_dpm_suspended);
 
 /* One system-wide transition at a time. */

@@ -619,6 +619,12 @@ st_stock() {
 
 # ---------------------------------------------------------------------------
 
+# Sourced by scripts/torture.sh for its checks (guest_status, tap_check,
+# check_kmemleak, scan_console, check_clean_exit): define, run nothing.
+if [ "${DMC_CHECK_LIB:-0}" = 1 ]; then
+	return 0
+fi
+
 echo "dmcore check: $(git -C "$DMC_ROOT" describe --always --dirty 2>/dev/null || echo unknown) on $(uname -r), logs in $(rel "$LOGS")"
 all_start=$(date +%s)
 stage deps           ""                          st_deps
