@@ -42,8 +42,8 @@ MAX_N=${FAULTS_MAX_N:-3000}
 NL='
 '
 # Past this many seconds of sweeping, the verbs left are skipped (SKIP
-# lines, with the reason): the guest has DMC_INTEGRATION_TIMEOUT in all.
-BUDGET=${FAULTS_BUDGET:-420}
+# lines, with the reason): two thirds of the guest's DMC_SCRIPT_TIMEOUT.
+BUDGET=${FAULTS_BUDGET:-$((${DMC_SCRIPT_TIMEOUT:-600} * 2 / 3))}
 total_points=0
 skipped=0
 setup_bad=0
