@@ -43,7 +43,9 @@ NL='
 '
 # Past this many seconds of sweeping, the verbs left are skipped (SKIP
 # lines, with the reason): two thirds of the guest's DMC_SCRIPT_TIMEOUT.
-BUDGET=${FAULTS_BUDGET:-$((${DMC_SCRIPT_TIMEOUT:-600} * 2 / 3))}
+guest_timeout=${DMC_SCRIPT_TIMEOUT:-0}
+[ "$guest_timeout" -gt 0 ] || guest_timeout=600
+BUDGET=${FAULTS_BUDGET:-$((guest_timeout * 2 / 3))}
 total_points=0
 skipped=0
 setup_bad=0
