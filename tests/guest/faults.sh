@@ -217,6 +217,10 @@ sweep() {
 			fi
 			case "$err" in
 			*"Cannot allocate memory"*|*"Out of memory"*) ;;
+			# ash's read says nothing when read(2) fails: the
+			# injection fired, so that was the events reader's
+			# -ENOMEM (its open failing would have been named).
+			'') [ "$file" = READ ] || { bad=$((bad + 1)); notes="$notes N=$k:errno()"; } ;;
 			*)
 				bad=$((bad + 1))
 				notes="$notes N=$k:errno($err)" ;;
