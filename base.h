@@ -102,7 +102,6 @@ void dmc_count_misuse(void);
 /* kobject.c */
 int dmc_kobject_tree_init(void);
 void dmc_kobject_tree_exit(void);
-unsigned long dmc_kobject_live_count(void);
 unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
 				      unsigned int max);
 unsigned long dmc_kobject_report_leaks(void);

@@ -1206,6 +1206,17 @@ unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
 	return n;
 }
 
+/**
+ * dmc_kobject_live_count() - how many kobjects are alive
+ *
+ * Every kobject from dmc_kobject_init() until its release, the core's
+ * own included. Tests compare it before and after an operation that
+ * failed (e.g. under fault injection) to see that nothing was left
+ * behind; the "stats" file shows it too.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: the number of live kobjects.
+ */
 unsigned long dmc_kobject_live_count(void)
 {
 	unsigned long n;
@@ -1215,6 +1226,7 @@ unsigned long dmc_kobject_live_count(void)
 	spin_unlock(&dmc_live_lock);
 	return n;
 }
+EXPORT_SYMBOL_GPL(dmc_kobject_live_count);
 
 /* Log every kobject still alive; return how many. */
 unsigned long dmc_kobject_report_leaks(void)

@@ -200,5 +200,7 @@ struct dmc_kobject *dmc_kobject_lookup_path(const char *path);
 
 /* Misuse counter: incremented by every WARN the core raises at a caller. */
 unsigned long dmc_misuse_count(void);
+/* Live kobjects, the core's own included (the "stats" file's objects_live). */
+unsigned long dmc_kobject_live_count(void);
 
 #endif /* _DMCORE_KOBJECT_H */

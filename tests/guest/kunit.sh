@@ -21,6 +21,16 @@ fail() { echo "DMC-FAIL: $*"; rc=1; }
 echo "kmemleak: clearing boot-time reports"
 dmc_kmemleak_clear || fail "kmemleak is not available"
 
+# dmcore-fault's fail-nth sweeps: failslab must fail GFP_KERNEL
+# allocations (it skips those that may sleep by default) and stay quiet
+# (verbose 2 prints a stack per injected failure). With fail-nth unset and
+# probability 0 nothing else is ever failed.
+if [ -d "$DMC_DEBUGFS/failslab" ]; then
+	echo N >"$DMC_DEBUGFS/failslab/ignore-gfp-wait" &&
+		echo 0 >"$DMC_DEBUGFS/failslab/verbose" ||
+		fail "cannot set up failslab for the fail-nth sweeps"
+fi
+
 # The suites run synchronously while the module loads.
 echo "insmod dmcore_kunit.ko (runs the KUnit suites)"
 if [ ! -f "$DMC_MODDIR/dmcore_kunit.ko" ]; then
