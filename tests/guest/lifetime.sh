@@ -29,6 +29,9 @@
 # to the guest; by hand:
 #   scripts/vm.sh --kernel debug --script tests/guest/lifetime.sh \
 #       --add "$(scripts/build-guest-tools.sh)/dmc-fuzz"
+# Measured on the 2-core host with several guests running at once (TCG,
+# KASAN): about 10 s per load/unload cycle, hence the longer timeout:
+# dmc-vm: --timeout 2400
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
