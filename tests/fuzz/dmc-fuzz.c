@@ -398,7 +398,6 @@ static const char * const tree_pool[] = {
 	".removed",
 };
 
-
 static const char *pick(struct rng *r, const char * const *pool, size_t n)
 {
 	if (opt_treenames && chance(r, 4))
@@ -1288,6 +1287,14 @@ static void print_hist(const struct entry *e)
 		printf("ledger:   accepted: %s\n", e->hist[i % HIST]);
 }
 
+static void complain(const struct entry *e, unsigned long present)
+{
+	printf("ledger: %s '%.40s': %lu accepted adds%s, %lu deletes, %lu in the tree\n",
+	       kind_names[e->kind], e->name, e->adds,
+	       e->parent_add ? " (some with parent=)" : "", e->dels, present);
+	print_hist(e);
+}
+
 static void check_ledger(const struct tree *base, const struct tree *t)
 {
 	unsigned long bad = 0, checked = 0, present;
@@ -1317,23 +1324,18 @@ static void check_ledger(const struct tree *base, const struct tree *t)
 				if (present > 1 || (present && !e->adds) ||
 				    e->dels > e->adds || present > (unsigned long)diff) {
 					bad++;
-					printf("ledger: device '%.40s': %lu accepted adds (some with parent=), %lu deletes, %lu in the tree\n",
-					       e->name, e->adds, e->dels, present);
-					print_hist(e);
+					complain(e, present);
 				}
 				continue;
 			}
 			if (diff < 0 || diff > 1 || present != (unsigned long)diff) {
 				bad++;
-				printf("ledger: %s '%.40s': %lu accepted adds, %lu deletes, %lu in the tree\n",
-				       kind_names[e->kind], e->name, e->adds, e->dels,
-				       present);
-				print_hist(e);
+				complain(e, present);
 			}
 		}
 	}
 	/* And every non-baseline object of the tree comes from an accepted add. */
-	result(!bad, "fuzz: the tree holds what the accepted commands imply (%lu names checked, %lu wrong)",
+	result(!bad, "fuzz: the tree holds what the accepted commands imply (%lu names, %lu wrong)",
 	       checked, bad);
 }
 
@@ -1394,7 +1396,7 @@ static void teardown(const struct tree *base, struct tree *now)
 			if (bad++ < 20)
 				printf("clean-up: gone: %s\n", base->o[i].path);
 		}
-	result(!bad, "fuzz: after the teardown the tree is as before the run (%d differences)",
+	result(!bad, "fuzz: after the clean-up the tree is as before the run (%d differences)",
 	       bad);
 	tree_free(&after);
 }
@@ -1442,7 +1444,8 @@ static int fuzz_main(int argc, char **argv)
 				} else if (!strcmp(tok, "defer")) {
 					opt_defer = 0;
 				} else {
-					fprintf(stderr, "dmc-fuzz: -x treenames,bigerrno,suspend,random,defer\n");
+					fprintf(stderr, "dmc-fuzz: -x %s\n",
+						"treenames,bigerrno,suspend,random,defer");
 					return 2;
 				}
 			}
@@ -1463,7 +1466,8 @@ static int fuzz_main(int argc, char **argv)
 			kmsg_fd = open("/dev/kmsg", O_WRONLY);
 			break;
 		default:
-			fprintf(stderr, "usage: dmc-fuzz [-s SEED] [-n WRITES] [-t THREADS] [-x CLASS,...] [-r FILE]\n");
+			fprintf(stderr, "usage: dmc-fuzz [-s SEED] [-n WRITES] [-t THREADS] %s\n",
+				"[-x CLASS,...] [-r FILE] [-k]");
 			return 2;
 		}
 	}
@@ -1513,12 +1517,12 @@ static int fuzz_main(int argc, char **argv)
 	for (e = 0; e < 4096; e++)
 		if (by_errno[e])
 			printf(" %s=%lu", errname(e), by_errno[e]);
-	printf("\ndmc-fuzz: walker: %lu file reads (%lu odd errors), %lu event records (%lu out of order)\n",
+	printf("\ndmc-fuzz: walker: %lu reads (%lu odd errors), %lu events (%lu out of order)\n",
 	       walk_reads, walk_errors, ev_records, ev_bad);
 	result(accepted + rejected == total_writes && accepted > total_writes / 50,
 	       "fuzz: %lu writes done by %lu writers, %lu accepted", accepted + rejected,
 	       nthreads, accepted);
-	result(!unexpected, "fuzz: every rejection is an errno of README's control table (%lu unexpected)",
+	result(!unexpected, "fuzz: every rejection is an errno of README's control table (%lu not)",
 	       unexpected);
 	result(!walk_errors && !ev_bad,
 	       "fuzz: reading the tree and events during the run (%lu reads, %lu records; %lu errors, %lu out of order)",
@@ -1538,7 +1542,7 @@ static int fuzz_main(int argc, char **argv)
 	stats_print("end", &s2);
 	ok = ok && !memcmp(s2.counts, s0.counts, sizeof(s0.counts)) &&
 	     s2.live == s0.live && s2.other == s0.other;
-	result(ok, "fuzz: after the teardown, stats' live counts are as before the run");
+	result(ok, "fuzz: after the clean-up, stats' live counts are as before the run");
 	result(s2.misuse == s0.misuse, "fuzz: no misuse reports (%lu before, %lu after)",
 	       s0.misuse, s2.misuse);
 	tree_free(&t0);
@@ -1593,7 +1597,8 @@ static int hold_main(int argc, char **argv)
 			free(opt);
 			break;
 		default:
-			fprintf(stderr, "usage: dmc-fuzz hold [-T SECONDS] [-w DATA] [-e ERRNO,...] FILE...\n");
+			fprintf(stderr, "usage: dmc-fuzz hold [-T SECONDS] [-w DATA] %s\n",
+				"[-e ERRNO,...] FILE...");
 			return 2;
 		}
 	}
