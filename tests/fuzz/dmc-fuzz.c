@@ -881,6 +881,8 @@ static void *writer_main(void *arg)
 		idx = __atomic_fetch_add(&writes_done, 1, __ATOMIC_RELAXED);
 		if (idx >= total_writes)
 			break;
+		if (idx && !(idx % 10000))
+			printf("dmc-fuzz: %lu writes\n", idx);
 		gen(&w->rng, c);
 		if (kmsg_fd >= 0) {
 			char line[400];
