@@ -25,10 +25,13 @@
 #   scripts/vm.sh --kernel debug --script tests/guest/fuzz.sh \
 #       --add "$(scripts/build-guest-tools.sh)/dmc-fuzz" \
 #       --env FUZZ_WRITES=1000000 --timeout 3600
-# Output is TAP; check.sh adds dmc-fuzz to the guest. Under TCG and KASAN
-# on a busy 2-core host 100,000 writes take long (about 50 writes/s were
-# measured with 8 guests running at once), hence the longer timeout:
-# dmc-vm: --timeout 2400
+# Output is TAP; check.sh adds dmc-fuzz to the guest. Measured (debug
+# kernel, TCG, on the 2-core host shared with other guests): 15,000 writes
+# in 135 s of guest time (111 writes/s), 20,000 in 397 s (50/s) under
+# heavier load, and the guest clock ran 3 to 5 times slower than the
+# host's; so 100,000 writes take about 15 guest minutes and may take an
+# hour of host time on a loaded machine, hence the long timeout:
+# dmc-vm: --timeout 3600
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 

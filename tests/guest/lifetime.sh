@@ -29,9 +29,10 @@
 # to the guest; by hand:
 #   scripts/vm.sh --kernel debug --script tests/guest/lifetime.sh \
 #       --add "$(scripts/build-guest-tools.sh)/dmc-fuzz"
-# Measured on the 2-core host with several guests running at once (TCG,
-# KASAN): about 10 s per load/unload cycle, hence the longer timeout:
-# dmc-vm: --timeout 2400
+# Measured (debug kernel, TCG, 2-core host shared with other guests): part
+# 1 (6 rounds) about 2 guest minutes; a load/unload cycle 4.4 s of guest
+# time, 10 to 30 s of host time on the loaded host; hence the timeout:
+# dmc-vm: --timeout 3600
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
