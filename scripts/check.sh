@@ -551,7 +551,14 @@ tap_check() {
 }
 
 st_integration() {
-	local f name out con vml rc any=0 vmopts
+	local f name out con vml rc any=0 vmopts tools=() t tdir
+	# User-space programs some scripts run (tests/fuzz/*.c), in every guest.
+	if tdir=$("$DMC_ROOT/scripts/build-guest-tools.sh" 2>"$LOGS/build-tools.log"); then
+		for t in "$tdir"/*; do [ -f "$t" ] && tools+=(--add "$t"); done
+	else
+		fail "guest tools (tests/fuzz/*.c): build failed"
+		faillog "$LOGS/build-tools.log"
+	fi
 	while IFS= read -r f; do
 		any=1
 		name=${f##*/}
@@ -562,7 +569,7 @@ st_integration() {
 		echo "  $name (debug kernel${vmopts[*]:+: ${vmopts[*]}})"
 		"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
 			--script "$DMC_ROOT/scripts/guest-tap.sh" --add "$f" --env "DMC_TAP=$name" \
-			--add "$DMC_ROOT/tools/dmc-oracle.sh" \
+			--add "$DMC_ROOT/tools/dmc-oracle.sh" "${tools[@]}" \
 			--timeout "$INTEGRATION_TIMEOUT" --log "$con" "${vmopts[@]}" \
 			2>"$vml" | tee "$out" | indent
 		rc=${PIPESTATUS[0]}
