@@ -10,24 +10,58 @@
 #   DMC-FAIL: <what>   a step that failed (the exit status is then 1)
 # Exit status: 0 when every insmod/rmmod worked (test results are judged
 # on the host from the KTAP documents).
+#
+# DMC_RELEASE_DELAY_MS=N (vm.sh --env): first reload dmcore.ko with
+# release_delay_ms=N, so that every kobject release runs N ms after its
+# last put (dmcore's CONFIG_DEBUG_KOBJECT_RELEASE); check.sh's stage
+# kunit-delayed runs the suites that way.
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
 rc=0
 fail() { echo "DMC-FAIL: $*"; rc=1; }
 
+if [ -n "${DMC_RELEASE_DELAY_MS:-}" ]; then
+	echo "reloading dmcore.ko with release_delay_ms=$DMC_RELEASE_DELAY_MS"
+	if ! rmmod dmcore; then
+		fail "rmmod dmcore (before the reload)"
+		exit 1
+	fi
+	if ! insmod "$DMC_MODDIR/dmcore.ko" "release_delay_ms=$DMC_RELEASE_DELAY_MS"; then
+		fail "insmod dmcore.ko release_delay_ms=$DMC_RELEASE_DELAY_MS"
+		exit 1
+	fi
+	delay=$(cat /sys/module/dmcore/parameters/release_delay_ms 2>/dev/null)
+	[ "$delay" = "$DMC_RELEASE_DELAY_MS" ] ||
+		fail "release_delay_ms is '$delay', not $DMC_RELEASE_DELAY_MS"
+fi
+
 # Boot-time allocations that look unreferenced are not ours: report them
 # now and forget them, so the final report shows only what the tests left.
 echo "kmemleak: clearing boot-time reports"
 dmc_kmemleak_clear || fail "kmemleak is not available"
 
+# The cases that sweep allocation failures set current->fail_nth: make
+# failslab count GFP_KERNEL allocations too (the kernel cannot write these
+# files itself) and print one line per forced failure, no stack. The
+# probability stays 0, so nothing else ever fails.
+fs="$DMC_DEBUGFS/failslab"
+if [ -d "$fs" ]; then
+	echo N >"$fs/ignore-gfp-wait" || fail "failslab/ignore-gfp-wait"
+	echo 1 >"$fs/verbose" || fail "failslab/verbose"
+fi
+
 # The suites run synchronously while the module loads.
 echo "insmod dmcore_kunit.ko (runs the KUnit suites)"
+t0=$(cut -d' ' -f1 /proc/uptime)
 if [ ! -f "$DMC_MODDIR/dmcore_kunit.ko" ]; then
 	fail "no $DMC_MODDIR/dmcore_kunit.ko (was the kernel built without CONFIG_KUNIT?)"
 elif ! insmod "$DMC_MODDIR/dmcore_kunit.ko"; then
 	fail "insmod dmcore_kunit.ko"
 fi
+
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "KUnit: the suites took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 
 # Read the results before rmmod: the directories go away with the module.
 n=0
