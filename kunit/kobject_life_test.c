@@ -364,7 +364,7 @@ static void kobject_rename_of_kset_member_under_concurrent_lookup(struct kunit *
 #define KL_FAILSLAB_HINT \
 	"no allocation failed: is /sys/kernel/debug/failslab/ignore-gfp-wait N? (tests/guest/kunit.sh sets it)"
 
-#define KL_MAX_NTH	64
+#define KL_MAX_NTH	256
 
 /*
  * dmc_kset_create_and_add() under a parent, with its n-th allocation
