@@ -502,9 +502,9 @@ static void kobject_get_unless_zero_fails_once_dead(struct kunit *test)
 	ctx->priv = &in_release;
 	ctx->on_release = kt_try_revive;
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();	/* the release runs with the hook */
 	ctx->on_release = NULL;
 
-	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	KUNIT_EXPECT_EQ_MSG(test, in_release, 2, "get_unless_zero in release");
 	got = dmc_kobject_get_unless_zero(&a->kobj);
@@ -619,6 +619,7 @@ static void kobject_move_changes_parent_and_moves_reference(struct kunit *test)
 	dmc_kobject_put(found);
 
 	dmct_del_put(&c->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p2->kobj), r2);
 	dmct_del_put(&p2->kobj);
 	dmct_del_put(&p1->kobj);

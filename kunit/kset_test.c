@@ -62,6 +62,7 @@ static void kset_create_and_add_under_parent(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, k->kobj.parent, &p->kobj);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), rp + 1);
 	dmct_kset_unregister(test, k);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), rp);
 	dmct_del_put(&p->kobj);
 }
@@ -191,6 +192,7 @@ static void kset_member_under_kset_holds_two_references(struct kunit *test)
 	dmc_kobject_del(&m->kobj);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&k->kobj), rk + 1);
 	dmc_kobject_put(&m->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&k->kobj), rk);
 	dmct_kset_unregister(test, k);
 }
