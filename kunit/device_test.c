@@ -433,6 +433,7 @@ static void device_parent_refcount_back_after_children_go(struct kunit *test)
 
 	dmm_dev_unregister(c2);
 	dmm_dev_unregister(c1);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), bus_refs);
 	dmm_dev_unregister(p);
