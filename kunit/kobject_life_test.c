@@ -472,15 +472,16 @@ static void kset_register_failure_under_parent_keeps_parent_count(struct kunit *
 {
 	struct dmct_obj *p = dmct_obj_add(test, NULL, NULL, "kl-nparent");
 	struct dmct_kset *k = dmct_kset_alloc(test, true);
+	struct dmct_rec *rec = k->rec;	/* k is freed by its release */
 	unsigned int rp = dmc_kobject_refcount(&p->kobj);
 
 	dmc_kobject_get(&p->kobj);	/* a wrong put shows as a count */
 	k->kset.kobj.parent = &p->kobj;
 	KUNIT_EXPECT_EQ(test, dmc_kset_register(&k->kset), -EINVAL);
-	k->rec->initialized = true;
+	rec->initialized = true;
 	dmc_kset_put(&k->kset);
 	dmc_kobject_flush_releases();
-	KUNIT_EXPECT_EQ(test, k->rec->released, 1U);
+	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), rp + 1);
 	dmc_kobject_put(&p->kobj);
 	dmct_del_put(&p->kobj);
