@@ -556,6 +556,7 @@ static void bus_refcount_back_after_devices_and_drivers_go(struct kunit *test)
 	dmm_dev_unregister(c);
 	dmm_dev_unregister(a);
 	dmm_drv_unregister(test, d);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), refs);
 }
 
