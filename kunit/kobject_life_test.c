@@ -529,6 +529,7 @@ struct kl_putter {
 	struct completion *go;
 	struct completion done;
 	struct dmct_obj **objs;
+	struct dmct_rec **recs;		/* objs are freed by their release */
 };
 
 static int kl_put_thread(void *arg)
@@ -565,10 +566,15 @@ static void kobject_flush_releases_while_others_put(struct kunit *test)
 		init_completion(&pt[i].done);
 		pt[i].objs = kunit_kcalloc(test, KL_PUT_NR, sizeof(*pt[i].objs),
 					   GFP_KERNEL);
+		pt[i].recs = kunit_kcalloc(test, KL_PUT_NR, sizeof(*pt[i].recs),
+					   GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, pt[i].objs);
-		for (j = 0; j < KL_PUT_NR; j++)
+		KUNIT_ASSERT_NOT_NULL(test, pt[i].recs);
+		for (j = 0; j < KL_PUT_NR; j++) {
 			pt[i].objs[j] = dmct_obj_add(test, NULL, NULL, "kl-put%d-%d",
 						     i, j);
+			pt[i].recs[j] = pt[i].objs[j]->rec;
+		}
 	}
 	for (i = 0; i < KL_PUTTERS; i++) {
 		t = kthread_run(kl_put_thread, &pt[i], "kl-put%d", i);
@@ -586,7 +592,7 @@ static void kobject_flush_releases_while_others_put(struct kunit *test)
 	dmc_kobject_flush_releases();
 	for (i = 0; i < KL_PUTTERS; i++)
 		for (j = 0; j < KL_PUT_NR; j++)
-			KUNIT_EXPECT_EQ(test, pt[i].objs[j]->rec->released, 1U);
+			KUNIT_EXPECT_EQ(test, pt[i].recs[j]->released, 1U);
 }
 
 static int kobject_life_test_init(struct kunit *test)
