@@ -213,6 +213,7 @@ static int dmc_bus_walk_groups(struct dmc_kobject *kobj, void *data,
 
 static const struct dmc_kobj_type dmc_bus_ktype = {
 	.name = "bus",
+	.indexed_elsewhere = true,
 	.release = dmc_subsys_release,
 	.sysfs_ops = &dmc_bus_sysfs_ops,
 	.walk_groups = dmc_bus_walk_groups,
@@ -828,6 +829,7 @@ static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 
 static const struct dmc_kobj_type dmc_driver_ktype = {
 	.name = "driver",
+	.indexed_elsewhere = true,
 	.release = dmc_driver_private_release,
 	.sysfs_ops = &dmc_drv_sysfs_ops,
 	.walk_groups = dmc_driver_walk_groups,

@@ -20,6 +20,7 @@
 
 static const struct dmc_kobj_type dmc_class_ktype = {
 	.name = "class",
+	.indexed_elsewhere = true,
 	.release = dmc_subsys_release,
 };
 

@@ -203,6 +203,7 @@ static int dmc_device_walk_groups(struct dmc_kobject *kobj, void *data,
 
 const struct dmc_kobj_type dmc_device_ktype = {
 	.name = "device",
+	.indexed_elsewhere = true,
 	.release = dmc_device_release,
 	.sysfs_ops = &dmc_dev_sysfs_ops,
 	.walk_groups = dmc_device_walk_groups,
@@ -1158,6 +1159,8 @@ static void __exit dmc_exit(void)
 	dmc_kobject_del(dmc_virtual_dir);
 	dmc_kobject_put(dmc_virtual_dir);
 	dmc_kset_unregister(dmc_devices_kset);
+	/* With release_delay_ms, the releases above may still be waiting. */
+	dmc_kobject_flush_releases();
 	dmc_probe_exit();
 
 	leaked = dmc_kobject_report_leaks();

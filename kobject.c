@@ -17,12 +17,29 @@
 #include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/ratelimit.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "base.h"
+
+/*
+ * dmcore's CONFIG_DEBUG_KOBJECT_RELEASE: with release_delay_ms set, a
+ * kobject's release runs that long after its last put, from a worker, so
+ * that whoever still uses the object after its last put touches memory
+ * that is still there but already dead (a refcount_t warning on a get,
+ * a misuse WARN on a put) or, once the release ran, freed (KASAN).
+ */
+#define DMC_RELEASE_DELAY_MAX_MS	10000
+
+static unsigned int release_delay_ms;
+module_param(release_delay_ms, uint, 0444);
+MODULE_PARM_DESC(release_delay_ms,
+		 "run each kobject's release this many ms after its last put (0: at once; at most 10000), to catch use after the last put");
 
 /* The shape of the tree and the tree listeners; see base.h. */
 DEFINE_MUTEX(dmc_tree_mutex);
@@ -387,6 +404,148 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 	return parent;
 }
 
+/* ---- delayed release (release_delay_ms) --------------------------------- */
+
+/*
+ * A release waiting for its time. The list is in put order, and so in
+ * due order since the delay is fixed at load; one worker takes the due
+ * ones from its head. Items are allocated at the last put so that the
+ * kobject itself stays as small as without the option.
+ */
+struct dmc_release_item {
+	struct list_head node;
+	struct dmc_kobject *kobj;
+	unsigned long due;		/* jiffies */
+};
+
+static DEFINE_SPINLOCK(dmc_release_lock);
+static LIST_HEAD(dmc_release_list);
+static unsigned long dmc_release_nr;	/* queued or running, under the lock */
+static unsigned int dmc_release_flushing; /* flushers; under the lock */
+static DECLARE_WAIT_QUEUE_HEAD(dmc_release_wait);
+static struct workqueue_struct *dmc_release_wq;
+
+static void dmc_release_worker(struct work_struct *work);
+static DECLARE_DELAYED_WORK(dmc_release_work, dmc_release_worker);
+
+/*
+ * The count of @kobj reached zero: queue its release for later. Return
+ * false to release it now (no delay, or no memory for the queue item).
+ */
+static bool dmc_kobject_release_later(struct dmc_kobject *kobj)
+{
+	unsigned long delay = msecs_to_jiffies(release_delay_ms);
+	struct dmc_release_item *item;
+	bool first;
+
+	if (!release_delay_ms || !dmc_release_wq)
+		return false;
+	item = kmalloc(sizeof(*item), GFP_KERNEL);
+	if (!item)
+		return false;
+	item->kobj = kobj;
+	item->due = jiffies + delay;
+	spin_lock(&dmc_release_lock);
+	first = list_empty(&dmc_release_list);
+	list_add_tail(&item->node, &dmc_release_list);
+	dmc_release_nr++;
+	/* A later item never makes the worker run earlier than the first. */
+	if (first)
+		queue_delayed_work(dmc_release_wq, &dmc_release_work,
+				   dmc_release_flushing ? 0 : delay);
+	spin_unlock(&dmc_release_lock);
+	pr_debug("dmcore: release of %s '%s' in %u ms\n", kobj->ktype->name,
+		 kobj->name, release_delay_ms);
+	return true;
+}
+
+/* Run the releases that are due (all of them while someone flushes). */
+static void dmc_release_worker(struct work_struct *work)
+{
+	struct dmc_release_item *item;
+	struct dmc_kobject *kobj;
+
+	spin_lock(&dmc_release_lock);
+	while ((item = list_first_entry_or_null(&dmc_release_list,
+						struct dmc_release_item, node))) {
+		if (!dmc_release_flushing && time_before(jiffies, item->due)) {
+			queue_delayed_work(dmc_release_wq, &dmc_release_work,
+					   item->due - jiffies);
+			break;
+		}
+		list_del(&item->node);
+		spin_unlock(&dmc_release_lock);
+
+		kobj = item->kobj;
+		kfree(item);
+		/* As the last put would have: release, then the parent. */
+		dmc_kobject_put(dmc_kobject_cleanup(kobj));
+
+		spin_lock(&dmc_release_lock);
+		if (!--dmc_release_nr)
+			wake_up_all(&dmc_release_wait);
+	}
+	spin_unlock(&dmc_release_lock);
+}
+
+static bool dmc_release_idle(void)
+{
+	bool idle;
+
+	spin_lock(&dmc_release_lock);
+	idle = !dmc_release_nr;
+	spin_unlock(&dmc_release_lock);
+	return idle;
+}
+
+/**
+ * dmc_kobject_flush_releases() - run every delayed release now and wait
+ *
+ * With the module parameter release_delay_ms set, a kobject's release
+ * runs that long after its last put. This runs every release still
+ * waiting at once, and those they cause (a parent whose last reference
+ * was its child's), and returns when none is left. Without the parameter
+ * every release already ran at its last put and this returns at once.
+ *
+ * For tests that check a release ran, and for module exit before the
+ * leak report. Whoever calls it must hold no lock a release may take.
+ *
+ * Context: may sleep.
+ */
+void dmc_kobject_flush_releases(void)
+{
+	might_sleep();
+	if (!dmc_release_wq)
+		return;
+	spin_lock(&dmc_release_lock);
+	if (!dmc_release_nr) {
+		spin_unlock(&dmc_release_lock);
+		return;
+	}
+	dmc_release_flushing++;
+	mod_delayed_work(dmc_release_wq, &dmc_release_work, 0);
+	spin_unlock(&dmc_release_lock);
+
+	wait_event(dmc_release_wait, dmc_release_idle());
+
+	spin_lock(&dmc_release_lock);
+	dmc_release_flushing--;
+	spin_unlock(&dmc_release_lock);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_flush_releases);
+
+/**
+ * dmc_kobject_release_delay_ms() - the release delay dmcore was loaded with
+ *
+ * Return: the module parameter release_delay_ms: 0 when a release runs
+ * at the last put, else how many milliseconds after it.
+ */
+unsigned int dmc_kobject_release_delay_ms(void)
+{
+	return release_delay_ms;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_release_delay_ms);
+
 /**
  * dmc_kobject_put() - drop a reference
  * @kobj: the object, or NULL
@@ -403,6 +562,12 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
  * Releasing a parent whose last reference was its child's continues in a
  * loop here rather than by recursion, so a long chain of objects cannot
  * overflow the stack.
+ *
+ * With the module parameter release_delay_ms set, all of this (delete,
+ * release, the parent's put) runs that long later in a worker instead,
+ * as Linux does under CONFIG_DEBUG_KOBJECT_RELEASE: the object must not
+ * be touched after the last put either way. dmc_kobject_flush_releases()
+ * waits for those still pending.
  */
 void dmc_kobject_put(struct dmc_kobject *kobj)
 {
@@ -417,6 +582,8 @@ void dmc_kobject_put(struct dmc_kobject *kobj)
 			       kobj->name ?: "(unnamed)", kobj))
 			return;
 		if (!refcount_dec_and_test(&kobj->kref.refcount))
+			return;
+		if (dmc_kobject_release_later(kobj))
 			return;
 		kobj = dmc_kobject_cleanup(kobj);
 	}
@@ -714,17 +881,42 @@ char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_get_path);
 
+/*
+ * Devices, drivers, buses and classes are also found by name (and a
+ * device by parent) in the model's own indexes, which the kobject core
+ * cannot update: refuse to rename or move them behind the model's back.
+ */
+static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
+				   const char *op)
+{
+	if (!kobj->ktype || !kobj->ktype->indexed_elsewhere)
+		return false;
+	pr_err_ratelimited("dmcore: %s of %s '%s' refused: the model indexes a %s by name and parent, kobject %s would leave them stale\n",
+			   op, kobj->ktype->name, kobj->name ?: "(unnamed)",
+			   kobj->ktype->name, op);
+	return true;
+}
+
 /**
  * dmc_kobject_rename() - change the name of an object in the tree
  * @kobj: the object; the caller holds a reference
  * @new_name: the new name; a '/' is replaced by '!'
  *
  * Sends a "move" event with DEVPATH_OLD. Pointers previously returned by
- * dmc_kobject_name() become invalid, as in Linux.
+ * dmc_kobject_name() become invalid, as in Linux. The object's kset
+ * index follows the new name; a lookup by name running meanwhile finds
+ * the object under its old name or its new one, never neither.
+ *
+ * The kobject of a device, driver, bus or class (a type with
+ * @indexed_elsewhere) is refused: the model keeps those by name in its
+ * bus, class, driver and children indexes too, which this function cannot
+ * see. Linux renames a device with device_rename(), not kobject_rename();
+ * dmcore has no device rename.
  *
  * Context: may sleep; takes dmc_tree_mutex.
  * Return: 0, -EINVAL (NULL argument, empty name, object not in the tree),
- * -ENAMETOOLONG, -EEXIST (a sibling has that name), -ENOMEM. On error
+ * -ENAMETOOLONG, -EEXIST (a sibling has that name), -EOPNOTSUPP (the
+ * kobject of a device, driver, bus or class; logged), -ENOMEM. On error
  * nothing changed.
  */
 int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
@@ -736,6 +928,8 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 
 	if (!kobj || !new_name)
 		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "rename"))
+		return -EOPNOTSUPP;
 	name = kstrdup(new_name, GFP_KERNEL);
 	if (!name)
 		return -ENOMEM;
@@ -840,10 +1034,16 @@ static bool dmc_is_ancestor(const struct dmc_kobject *a,
  * The reference on the old parent moves to the new one. Sends a "move"
  * event with DEVPATH_OLD.
  *
+ * The kobject of a device, driver, bus or class is refused, as by
+ * dmc_kobject_rename(): a device's dev->parent, its place in its old
+ * parent's children and in the power order would stay behind. Linux moves
+ * a device with device_move(); dmcore has no device move.
+ *
  * Context: may sleep; takes dmc_tree_mutex.
  * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
  * or below it), -ENOENT (@new_parent not in the tree), -EEXIST (name
- * taken under @new_parent), -ENOMEM. On error nothing changed.
+ * taken under @new_parent), -EOPNOTSUPP (the kobject of a device, driver,
+ * bus or class; logged), -ENOMEM. On error nothing changed.
  */
 int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 {
@@ -854,6 +1054,8 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 
 	if (!kobj)
 		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "move"))
+		return -EOPNOTSUPP;
 	if (!new_parent && kobj->kset)
 		new_parent = &kobj->kset->kobj;
 
@@ -1228,11 +1430,16 @@ unsigned long dmc_kobject_live_count(void)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_live_count);
 
-/* Log every kobject still alive; return how many. */
+/*
+ * Log every kobject still alive; return how many. Delayed releases run
+ * first: an object whose last put came is not a leak.
+ */
 unsigned long dmc_kobject_report_leaks(void)
 {
 	struct dmc_kobject *kobj;
 	unsigned long n = 0;
+
+	dmc_kobject_flush_releases();
 
 	spin_lock(&dmc_live_lock);
 	list_for_each_entry(kobj, &dmc_live, live) {
@@ -1246,10 +1453,35 @@ unsigned long dmc_kobject_report_leaks(void)
 
 int dmc_kobject_tree_init(void)
 {
-	return rhashtable_init(&dmc_sib_index, &dmc_sib_params);
+	int err;
+
+	if (release_delay_ms > DMC_RELEASE_DELAY_MAX_MS) {
+		pr_err("dmcore: release_delay_ms=%u out of range 0..%u\n",
+		       release_delay_ms, DMC_RELEASE_DELAY_MAX_MS);
+		return -EINVAL;
+	}
+	if (release_delay_ms) {
+		dmc_release_wq = alloc_ordered_workqueue("dmc_release", 0);
+		if (!dmc_release_wq)
+			return -ENOMEM;
+		pr_info("dmcore: kobject releases run %u ms after the last put\n",
+			release_delay_ms);
+	}
+	err = rhashtable_init(&dmc_sib_index, &dmc_sib_params);
+	if (err && dmc_release_wq) {
+		destroy_workqueue(dmc_release_wq);
+		dmc_release_wq = NULL;
+	}
+	return err;
 }
 
 void dmc_kobject_tree_exit(void)
 {
+	if (dmc_release_wq) {
+		dmc_kobject_flush_releases();
+		cancel_delayed_work_sync(&dmc_release_work);
+		destroy_workqueue(dmc_release_wq);
+		dmc_release_wq = NULL;
+	}
 	rhashtable_destroy(&dmc_sib_index);
 }

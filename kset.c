@@ -86,29 +86,43 @@ EXPORT_SYMBOL_GPL(dmc_kset_put);
  *	@kset->kobj.ktype (with a release that frees the kset) and may have
  *	set @kset->kobj.parent, @kset->kobj.kset and @kset->uevent_ops.
  *
- * Sends "add" for the kset when an ancestor gives it a subsystem.
+ * Sends "add" for the kset when an ancestor gives it a subsystem. A
+ * preset @kset->kobj.parent is the parent to add under; the reference on
+ * it is taken by the add, so a failure anywhere leaves the parent's count
+ * as it was (the kset's parent pointer is then NULL).
  *
  * Context: may sleep.
  * Return: 0 or a negative errno. On failure call dmc_kset_put(), except
  * for -EINVAL from a missing ktype or release, where nothing was taken
- * and the caller frees the kset itself.
+ * and the caller frees the kset itself, and for a kset registered
+ * already, which stays as it was.
  */
 int dmc_kset_register(struct dmc_kset *kset)
 {
+	struct dmc_kobject *parent;
 	struct dmc_kset *subsys;
 	int err;
 
 	if (!kset)
 		return -EINVAL;
-	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_INITIALIZED)) {
-		err = dmc_kobject_init(&kset->kobj, kset->kobj.ktype);
-		if (err)
-			return err;
-	}
 	if (dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET)) {
 		pr_err_ratelimited("dmcore: kset '%s' registered twice\n",
 				   kset->kobj.name);
 		return -EINVAL;
+	}
+	/*
+	 * A preset parent is only named, not referenced: dmc_kobject_add()
+	 * takes the reference, and keeps it only if it succeeds. Until then
+	 * the kset must not point at it, or the put the caller makes after
+	 * a failure (the release drops kobj->parent) would drop a reference
+	 * nobody took.
+	 */
+	parent = kset->kobj.parent;
+	kset->kobj.parent = NULL;
+	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_INITIALIZED)) {
+		err = dmc_kobject_init(&kset->kobj, kset->kobj.ktype);
+		if (err)
+			return err;
 	}
 	if (!kset->kobj.name) {
 		pr_err_ratelimited("dmcore: kset %p registered without a name\n", kset);
@@ -117,8 +131,7 @@ int dmc_kset_register(struct dmc_kset *kset)
 	err = dmc_kset_init_members(kset);
 	if (err)
 		return err;
-	err = dmc_kobject_add(&kset->kobj, kset->kobj.parent, "%s",
-			      kset->kobj.name);
+	err = dmc_kobject_add(&kset->kobj, parent, "%s", kset->kobj.name);
 	if (err)
 		return err;
 	subsys = dmc_kobject_subsystem_kset(&kset->kobj);

@@ -143,6 +143,7 @@ static void bus_unregister_deletes_devices_unbinding_first(struct kunit *test)
 	/* now unregister only drops the test's reference */
 	dmm_dev_unregister(a);
 	dmm_dev_unregister(x);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_EQ(test, x->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmm_ev_count(test, DMC_KOBJ_REMOVE, ap), 1U);
@@ -168,6 +169,7 @@ static void bus_unregister_detaches_drivers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->removes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -183,6 +185,7 @@ static void bus_unregister_keeps_parents_off_the_bus(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(p->dev));
 	KUNIT_EXPECT_NULL(test, dmc_device_find_child_by_name(p->dev, c->name));
 	dmm_dev_unregister(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	dmm_dev_unregister(p);
@@ -553,6 +556,7 @@ static void bus_refcount_back_after_devices_and_drivers_go(struct kunit *test)
 	dmm_dev_unregister(c);
 	dmm_dev_unregister(a);
 	dmm_drv_unregister(test, d);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), refs);
 }
 

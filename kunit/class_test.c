@@ -388,6 +388,7 @@ static void class_unregister_deletes_remaining_members(struct kunit *test)
 	dmm_dev_unregister(a);
 	p_refs = dmm_dev_refs(p);
 	dmm_dev_unregister(m);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_EQ(test, m->released, 1U);
 	KUNIT_EXPECT_LT(test, dmm_dev_refs(p), p_refs);

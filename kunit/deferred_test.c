@@ -419,6 +419,7 @@ static void deferred_device_removal_takes_it_off_list(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
 	dmm_dev_unregister(a);
 	dmc_wait_for_device_probe();
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 
 	before = dmc_probe_count();

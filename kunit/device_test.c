@@ -39,6 +39,7 @@ static void device_add_without_name_fails_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -55,6 +56,7 @@ static void device_add_without_any_release_warns_einval(struct kunit *test)
 	/* give it a release so that the final put can free it */
 	a->dev->release = dmm_dev_release;
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -69,6 +71,7 @@ static void device_add_on_unregistered_bus_fails_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -83,6 +86,7 @@ static void device_add_with_unregistered_class_fails_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -98,9 +102,11 @@ static void device_add_under_unadded_parent_fails_enoent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -ENOENT);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
@@ -119,6 +125,7 @@ static void device_add_under_deleted_parent_fails_enoent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	dmm_dev_put(c);
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
@@ -162,6 +169,7 @@ static void device_add_sibling_name_clash_fails_eexist(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EEXIST);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	dmm_dev_put(c2);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c2->released, 1U);
 	dmm_dev_unregister(c1);
 	dmm_dev_unregister(p);
@@ -399,6 +407,7 @@ static void device_failed_add_leaves_nothing_behind(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c->dev));
 
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), p_refs);
 	dmm_dev_unregister(p);
@@ -504,6 +513,7 @@ static void device_release_prefers_device_release(struct kunit *test)
 	a->dev->class = &cl->cls;
 	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	DMCT_EXPECT_STREQ(test, a->release_by, "dev");
 }
@@ -518,6 +528,7 @@ static void device_release_falls_back_to_type_release(struct kunit *test)
 	a->dev->class = &cl->cls;
 	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	DMCT_EXPECT_STREQ(test, a->release_by, "type");
 }
@@ -532,6 +543,7 @@ static void device_release_falls_back_to_class_release(struct kunit *test)
 	a->dev->class = &cl->cls;
 	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	DMCT_EXPECT_STREQ(test, a->release_by, "class");
 }
@@ -548,6 +560,7 @@ static void device_release_runs_once_after_last_put(struct kunit *test)
 	dmm_dev_put(a);
 	KUNIT_EXPECT_EQ(test, a->released, 0U);
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_NULL(test, a->dev);
 }
@@ -568,6 +581,7 @@ static void device_child_holds_parent_until_child_released(struct kunit *test)
 	dmm_dev_unregister(p);
 	KUNIT_EXPECT_EQ(test, p->released, 0U);
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 	KUNIT_EXPECT_LT(test, c->release_seq, p->release_seq);
@@ -584,6 +598,7 @@ static void device_parent_refcount_back_after_children_go(struct kunit *test)
 
 	dmm_dev_unregister(c2);
 	dmm_dev_unregister(c1);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
 	KUNIT_EXPECT_EQ(test, dmm_bus_refs(b), bus_refs);
 	dmm_dev_unregister(p);
@@ -626,6 +641,7 @@ static void device_del_removes_children_first(struct kunit *test)
 	dmm_dev_unregister(g);
 	dmm_dev_unregister(c1);
 	dmm_dev_unregister(c2);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 	KUNIT_EXPECT_LT(test, g->release_seq, c1->release_seq);
 	KUNIT_EXPECT_LT(test, c1->release_seq, p->release_seq);
@@ -654,6 +670,7 @@ static void device_del_again_does_nothing_then_put_releases(struct kunit *test)
 	KUNIT_EXPECT_GE(test, dmct_ev_index(ct, DMC_KOBJ_REMOVE, cp), 0);
 	KUNIT_EXPECT_EQ(test, ct->nr_evs, 1U);	/* one remove, no second */
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
@@ -702,6 +719,7 @@ static void device_registered_and_dead_track_add_and_del(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
 	KUNIT_EXPECT_TRUE(test, dmc_device_is_dead(a->dev));
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -719,6 +737,7 @@ static void device_register_is_initialize_and_add(struct kunit *test)
 	dmct_expect_path(test, &a->dev->kobj,
 			 dmm_str(test, "/devices/%s", a->name));
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -1029,6 +1048,7 @@ static void device_add_under_parent_being_deleted_leaves_no_orphan(struct kunit 
 		dmm_dev_unregister(c);
 	}
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }

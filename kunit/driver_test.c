@@ -654,6 +654,7 @@ static void driver_async_device_removed_before_probe_ran(struct kunit *test)
 	/* whether the probe ran or not, the device ends unbound and freed */
 	dmm_dev_unregister(a);
 	dmc_wait_for_device_probe();
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), atomic_read(&a->removes));
 }

@@ -48,6 +48,7 @@ static void kobject_init_twice_warns_ealready(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, -EALREADY);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&a->kobj), 1U);
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 }
 
@@ -66,6 +67,7 @@ static void kobject_release_runs_once_after_last_put(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&a->kobj), 1U);
 
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&a->kobj), 0U);
 }
@@ -99,6 +101,7 @@ static void kobject_add_rejects_empty_name(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&a->kobj));
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 }
 
@@ -117,6 +120,7 @@ static void kobject_add_rejects_name_longer_than_max(struct kunit *test)
 			-ENAMETOOLONG);
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&a->kobj));
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 }
 
@@ -164,6 +168,7 @@ static void kobject_add_rejects_duplicate_sibling(struct kunit *test)
 	/* the failed add kept no reference on the parent */
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), pref);
 	dmc_kobject_put(&b->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rb->released, 1U);
 
 	found = dmc_kobject_find_child(&p->kobj, "x");
@@ -238,6 +243,7 @@ static void kobject_add_under_parent_not_in_tree_fails_enoent(struct kunit *test
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&gone->kobj), 1U);
 	dmc_kobject_put(&c1->kobj);
 	dmc_kobject_put(&c2->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, r1->released, 1U);
 	KUNIT_EXPECT_EQ(test, r2->released, 1U);
 	dmc_kobject_put(&gone->kobj);
@@ -267,6 +273,7 @@ static void kobject_init_and_add_failure_needs_only_put(struct kunit *test)
 	rb->initialized = true;
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&b->kobj));
 	dmc_kobject_put(&b->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rb->released, 1U);
 
 	KUNIT_EXPECT_EQ(test, dmc_kobject_init_and_add(&c->kobj, &dmct_obj_ktype,
@@ -289,6 +296,7 @@ static void kobject_parent_reference_held_until_child_release(struct kunit *test
 	dmc_kobject_del(&c->kobj);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), base + 1);
 	dmc_kobject_put(&c->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), base);
 	dmct_del_put(&p->kobj);
 }
@@ -307,6 +315,7 @@ static void kobject_release_order_child_before_parent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rb->released, 0U);
 
 	dmct_del_put(&c->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rc->released, 1U);
 	KUNIT_EXPECT_EQ(test, rb->released, 1U);
 	KUNIT_EXPECT_EQ(test, ra->released, 1U);
@@ -414,6 +423,7 @@ static void kobject_last_put_deletes_object_in_tree(struct kunit *test)
 	seq0 = dmct_last_seqnum();
 
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, ra->released, 1U);
 	found = dmc_kobject_find_child(&k->kobj, "a");
 	KUNIT_EXPECT_NULL(test, found);
@@ -432,9 +442,11 @@ static void kobject_put_on_dead_object_warns_and_does_nothing(struct kunit *test
 
 	KUNIT_ASSERT_EQ(test, dmct_obj_init(a), 0);
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_ASSERT_EQ(test, rec->released, 1U);
 
 	DMCT_EXPECT_MISUSE(test, 1, dmc_kobject_put(&a->kobj));
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&a->kobj), 0U);
 }
@@ -490,6 +502,7 @@ static void kobject_get_unless_zero_fails_once_dead(struct kunit *test)
 	ctx->priv = &in_release;
 	ctx->on_release = kt_try_revive;
 	dmc_kobject_put(&a->kobj);
+	dmc_kobject_flush_releases();	/* the release runs with the hook */
 	ctx->on_release = NULL;
 
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
@@ -606,6 +619,7 @@ static void kobject_move_changes_parent_and_moves_reference(struct kunit *test)
 	dmc_kobject_put(found);
 
 	dmct_del_put(&c->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p2->kobj), r2);
 	dmct_del_put(&p2->kobj);
 	dmct_del_put(&p1->kobj);

@@ -62,6 +62,7 @@ static void kset_create_and_add_under_parent(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, k->kobj.parent, &p->kobj);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), rp + 1);
 	dmct_kset_unregister(test, k);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&p->kobj), rp);
 	dmct_del_put(&p->kobj);
 }
@@ -86,6 +87,7 @@ static void kset_register_embedded_release_runs_once(struct kunit *test)
 	dmct_expect_path(test, &ks->kset.kobj, "/ks-emb");
 	KUNIT_EXPECT_EQ(test, rec->released, 0U);
 	dmc_kset_unregister(&ks->kset);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 }
 
@@ -101,6 +103,7 @@ static void kset_register_failure_ends_with_put(struct kunit *test)
 	rec->initialized = true;
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&second->kset.kobj));
 	dmc_kset_put(&second->kset);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	dmc_kset_unregister(&first->kset);
 }
@@ -135,10 +138,12 @@ static void kset_nested_kset_is_member_of_outer(struct kunit *test)
 	dmc_kobject_put(found);
 
 	dmc_kset_unregister(&inner->kset);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rinner->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_kset_count(&outer->kset), 0U);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(okobj), rk);
 	dmc_kset_unregister(&outer->kset);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, router->released, 1U);
 }
 
@@ -187,6 +192,7 @@ static void kset_member_under_kset_holds_two_references(struct kunit *test)
 	dmc_kobject_del(&m->kobj);
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&k->kobj), rk + 1);
 	dmc_kobject_put(&m->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, dmc_kobject_refcount(&k->kobj), rk);
 	dmct_kset_unregister(test, k);
 }
@@ -229,6 +235,7 @@ static void kset_unregister_keeps_kset_until_members_released(struct kunit *test
 	KUNIT_EXPECT_EQ(test, rks->released, 0U);
 
 	dmc_kobject_put(&m->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rm->released, 1U);
 	KUNIT_EXPECT_EQ(test, rks->released, 1U);
 	KUNIT_EXPECT_LT(test, rm->release_seq, rks->release_seq);
@@ -245,6 +252,7 @@ static void kset_member_elsewhere_keeps_unregistered_kset(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dmc_kobject_in_tree(&m->kobj));
 	KUNIT_EXPECT_EQ(test, rks->released, 0U);
 	dmc_kobject_del(&m->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rks->released, 1U);
 	dmc_kobject_put(&m->kobj);
 	dmct_del_put(&p->kobj);
@@ -431,6 +439,7 @@ static void kset_find_obj_among_100000_members(struct kunit *test)
 		if (!(i % 256))
 			cond_resched();
 	}
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, bulk->nr_released, KS_BULK_NR);
 	KUNIT_EXPECT_EQ(test, dmc_kset_count(k), 0U);
 	dmct_kset_unregister(test, k);
@@ -525,6 +534,7 @@ static void kset_iter_survives_release_of_current(struct kunit *test)
 	dmct_del_put(&m[1]->kobj);
 	KUNIT_EXPECT_EQ(test, r1->released, 0U);
 	KUNIT_EXPECT_PTR_EQ(test, dmc_kset_iter_next(&it), &m[2]->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, r1->released, 1U);
 	KUNIT_EXPECT_NULL(test, dmc_kset_iter_next(&it));
 	dmct_iter_exit(test, &it);

@@ -238,6 +238,7 @@ static void link_consumer_deletion_removes_its_links(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_device_link_remove(c->dev, s1->dev), -ENOENT);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(s1), r1);
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
 	dmm_dev_unregister(s2);
 	dmm_dev_unregister(s1);
@@ -259,6 +260,7 @@ static void link_supplier_deletion_removes_its_links(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c1), r1);
 	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(c1->dev));
 	dmm_dev_put(s);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, s->released, 1U);
 	dmm_dev_unregister(c2);
 	dmm_dev_unregister(c1);

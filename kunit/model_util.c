@@ -912,6 +912,8 @@ static void dmm_cleanup(struct dmct_ctx *ct)
 			dmm_bus_unregister(test, b);
 	}
 	dmc_wait_for_device_probe();
+	/* with release_delay_ms, the last puts' releases may still wait */
+	dmc_kobject_flush_releases();
 
 	list_for_each_entry(t, &ctx->devs, node) {
 		if (t->raw) {

@@ -552,6 +552,10 @@ static void dmct_force_release(struct dmct_rec *rec)
 		return;
 	}
 	while (!rec->released) {
+		/* a last put may have left the release pending: run it */
+		dmc_kobject_flush_releases();
+		if (rec->released)
+			break;
 		if (!dmc_kobject_refcount(rec->kobj) || ++n > 100000) {
 			/* the core lost it: leak rather than free under it */
 			rec->kobj = NULL;
@@ -616,6 +620,8 @@ void dmct_exit(struct kunit *test)
 		ctx->cleanup(ctx);
 
 	dmct_cleanup_objects(ctx);
+	/* with release_delay_ms, the last puts' releases may still wait */
+	dmc_kobject_flush_releases();
 
 	list_for_each_entry(rec, &ctx->recs, node) {
 		if (rec->kind != DMCT_CREATED_KSET && rec->initialized &&

@@ -9,6 +9,8 @@
 #   lint           checkpatch, sparse, W=1 (lint.sh): three checks
 #   kunit          the KUnit suites in a debug-kernel guest (vm.sh +
 #                  tests/guest/kunit.sh), kmemleak, kernel log scan
+#   kunit-delayed  the same with dmcore.ko's release_delay_ms=20: every
+#                  kobject release runs 20 ms after its last put
 #   integration    every other tests/guest/*.sh (TAP scripts) in its own
 #                  debug-kernel guest: each TAP line, then unload, kmemleak,
 #                  kernel log scan, clean-exit line
@@ -33,7 +35,8 @@
 #
 # Logs: .build/logs/ (the kernel console and script output of every guest
 # run, build and lint logs); their paths are printed on failure.
-# Environment: DMC_KUNIT_TIMEOUT (default 900 s), DMC_INTEGRATION_TIMEOUT
+# Environment: DMC_KUNIT_TIMEOUT (default 900 s, per KUnit run),
+# DMC_RELEASE_DELAY_MS (20, for kunit-delayed), DMC_INTEGRATION_TIMEOUT
 # (600 s per script), DMC_STOCK_TIMEOUT (300 s).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +46,7 @@ LOGS="$DMC_BUILD/logs"
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 KUNIT_TIMEOUT=${DMC_KUNIT_TIMEOUT:-900}
+RELEASE_DELAY_MS=${DMC_RELEASE_DELAY_MS:-20}
 STOCK_TIMEOUT=${DMC_STOCK_TIMEOUT:-300}
 INTEGRATION_TIMEOUT=${DMC_INTEGRATION_TIMEOUT:-600}
 
@@ -420,24 +424,28 @@ kunit_view() {
 	done
 }
 
-st_kunit() {
-	local out="$LOGS/kunit-script.log" con="$LOGS/kunit-console.log" vml="$LOGS/kunit-vm.log"
+# run_kunit LABEL [VM.SH OPTIONS...] -- the KUnit guest, its cases (each
+# "LABEL: suite: case"), kmemleak, log scan and clean exit; logs are
+# $LOGS/LABEL-*.log.
+run_kunit() {
+	local label=$1; shift
+	local out="$LOGS/$label-script.log" con="$LOGS/$label-console.log" vml="$LOGS/$label-vm.log"
 	local rc kind a b c d nsuites=0 bad_suites=() missing leaks sp=0 sf=0 ss=0
 	echo "  booting the debug kernel (TCG, KASAN: a minute or two)"
-	"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" \
+	"$DMC_ROOT/scripts/vm.sh" --kernel debug --modules "$DEBUG_MODDIR" "$@" \
 		--script "$DMC_ROOT/tests/guest/kunit.sh" --timeout "$KUNIT_TIMEOUT" \
 		--log "$con" 2>"$vml" | tee "$out" | kunit_view
 	rc=${PIPESTATUS[0]}
-	guest_status "kunit" "$rc" "$out" "$vml"
+	guest_status "$label" "$rc" "$out" "$vml"
 
 	while read -r kind a b c d; do
 		[ "$kind" = CASE ] && c="$c${d:+ $d}"
 		case $kind in
 		CASE)
 			case $a in
-			pass) pass "kunit: $b: $c"; sp=$((sp + 1)) ;;
-			skip) skip "kunit: $b: $c"; ss=$((ss + 1)) ;;
-			*) fail "kunit: $b: $c"; sf=$((sf + 1)); bad_suites+=("$b") ;;
+			pass) pass "$label: $b: $c"; sp=$((sp + 1)) ;;
+			skip) skip "$label: $b: $c"; ss=$((ss + 1)) ;;
+			*) fail "$label: $b: $c"; sf=$((sf + 1)); bad_suites+=("$b") ;;
 			esac ;;
 		SUITE)
 			nsuites=$((nsuites + 1))
@@ -445,19 +453,19 @@ st_kunit() {
 			[ "$c" -gt "$d" ] 2>/dev/null && missing=$((c - d))
 			sf=$((sf + missing))
 			while [ $missing -gt 0 ]; do
-				fail "kunit: $a: a case has no result line (plan $c, found $d: suite init failed, or KUnit's 512-byte case log truncated)"
+				fail "$label: $a: a case has no result line (plan $c, found $d: suite init failed, or KUnit's 512-byte case log truncated)"
 				missing=$((missing - 1))
 				bad_suites+=("$a")
 			done
 			case $b in
 			pass|skip) ;;
 			console-only:*)
-				fail "kunit: suite $a: no debugfs results, cases above are from the kernel console (suite result there: ${b#console-only:})"
+				fail "$label: suite $a: no debugfs results, cases above are from the kernel console (suite result there: ${b#console-only:})"
 				bad_suites+=("$a") ;;
 			fail)
 				printf '%s\n' "${bad_suites[@]}" | grep -qx -- "$a" ||
-					{ fail "kunit: suite $a: not ok (suite init failed?)"; bad_suites+=("$a"); } ;;
-			*) fail "kunit: suite $a: no suite result line ($b)"; bad_suites+=("$a") ;;
+					{ fail "$label: suite $a: not ok (suite init failed?)"; bad_suites+=("$a"); } ;;
+			*) fail "$label: suite $a: no suite result line ($b)"; bad_suites+=("$a") ;;
 			esac
 			echo "  suite $a: $sp passed, $sf failed, $ss skipped of $c planned; suite result: $b"
 			sp=0 sf=0 ss=0 ;;
@@ -465,7 +473,7 @@ st_kunit() {
 	done < <(ktap_records "$out" "$con")
 
 	if [ "$(grep -c '^DMC-KTAP-BEGIN ' "$out")" -eq 0 ]; then
-		fail "kunit: no KTAP results came back from the guest"
+		fail "$label: no KTAP results came back from the guest"
 		faillog "$out" "$con"
 	else
 		echo "  $nsuites suite(s) reported"
@@ -473,15 +481,28 @@ st_kunit() {
 	if [ ${#bad_suites[@]} -gt 0 ]; then
 		for a in $(printf '%s\n' "${bad_suites[@]}" | sort -u); do
 			echo "  KTAP of suite $a (parameter details and full messages are in $(rel "$con")):"
-			ktap_doc "$out" "$a" >"$LOGS/ktap-$a.txt"
-			show "$LOGS/ktap-$a.txt" 150
+			ktap_doc "$out" "$a" >"$LOGS/$label-ktap-$a.txt"
+			show "$LOGS/$label-ktap-$a.txt" 150
 		done
 		faillog "$out" "$con"
 	fi
 
-	check_kmemleak "kunit" "$out"
-	scan_console "kunit" "$con"
-	check_clean_exit "kunit" "$con"
+	check_kmemleak "$label" "$out"
+	scan_console "$label" "$con"
+	check_clean_exit "$label" "$con"
+}
+
+st_kunit() {
+	run_kunit kunit
+}
+
+# The suites again with every kobject release delayed by
+# DMC_RELEASE_DELAY_MS (default 20 ms) after its last put, as Linux's
+# CONFIG_DEBUG_KOBJECT_RELEASE does: a use after the last put then meets
+# memory KASAN knows is freed. Counted apart ("kunit-delayed: ...").
+st_kunit_delayed() {
+	echo "  dmcore.ko reloaded with release_delay_ms=$RELEASE_DELAY_MS"
+	run_kunit kunit-delayed --env "DMC_RELEASE_DELAY_MS=$RELEASE_DELAY_MS"
 }
 
 # Guest scripts with a role of their own; every other tests/guest/*.sh is
@@ -639,6 +660,7 @@ stage debug-kernel   "deps"                      st_kernel
 stage debug-modules  "debug-kernel"              st_debug_modules
 stage lint           "debug-kernel"              st_lint 3
 stage kunit          "debug-kernel debug-modules" st_kunit
+stage kunit-delayed  "debug-kernel debug-modules" st_kunit_delayed
 stage integration    "debug-kernel debug-modules" st_integration
 stage stock          "deps"                      st_stock
 

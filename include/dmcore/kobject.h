@@ -70,9 +70,16 @@ struct dmc_sysfs_ops {
  * @walk_groups: for types whose groups depend on the object (a device
  *	shows its bus's and class's groups too): call @fn for each group of
  *	@kobj, stopping at a nonzero return. NULL: @default_groups are used.
+ * @indexed_elsewhere: the model also finds objects of this type by their
+ *	name or parent in indexes of its own (a device in its bus, class,
+ *	parent device and driver, and its dev->parent and power order; a
+ *	driver in its bus; a bus or class by its own name), which the kobject
+ *	core cannot see. dmc_kobject_rename() and dmc_kobject_move() refuse
+ *	such objects with -EOPNOTSUPP instead of leaving those indexes stale.
  */
 struct dmc_kobj_type {
 	const char *name;
+	bool indexed_elsewhere;
 	void (*release)(struct dmc_kobject *kobj);
 	const struct dmc_sysfs_ops *sysfs_ops;
 	const struct dmc_attribute_group **default_groups;
@@ -197,6 +204,8 @@ ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
 			       struct dmc_attribute *attr, const char *buf,
 			       size_t count);
 struct dmc_kobject *dmc_kobject_lookup_path(const char *path);
+void dmc_kobject_flush_releases(void);
+unsigned int dmc_kobject_release_delay_ms(void);
 
 /* Misuse counter: incremented by every WARN the core raises at a caller. */
 unsigned long dmc_misuse_count(void);
