@@ -121,6 +121,25 @@ static bool dmc_deferred_unlink(struct dmc_device_private *p)
  * Park @dev after a deferral. @trigger is the trigger count seen before
  * the probe: if anything bound since, retry at once.
  */
+/*
+ * The index of named waiters hashes a device by its ->waits_for string,
+ * so that string must not change or go while the device is in the index.
+ * A parked device offered to a driver meanwhile (a driver registered, a
+ * bind file, drivers_probe) changes it: take the device out of the index
+ * first and keep it, with its reference, on the unnamed list, from where
+ * dmc_deferred_probe_add() or dmc_deferred_probe_del() move it as usual.
+ */
+static void dmc_deferred_set_waits_for(struct dmc_device_private *p, char *name)
+{
+	lockdep_assert_held(&dmc_deferred_mutex);
+	if (dmc_klist_node_attached(&p->knode_waits)) {
+		dmc_klist_del(&dmc_deferred_named, &p->knode_waits);
+		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
+	}
+	kfree(p->waits_for);
+	p->waits_for = name;
+}
+
 static void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 				   struct dmc_driver *drv)
 {
@@ -260,8 +279,7 @@ int dmc_probe_defer(struct dmc_device *dev, const char *waits_for)
 		return -EPROBE_DEFER;
 	}
 	mutex_lock(&dmc_deferred_mutex);
-	kfree(dev->p->waits_for);
-	dev->p->waits_for = name;	/* on allocation failure: unnamed */
+	dmc_deferred_set_waits_for(dev->p, name);	/* NULL: unnamed */
 	mutex_unlock(&dmc_deferred_mutex);
 	return -EPROBE_DEFER;
 }
@@ -270,8 +288,7 @@ EXPORT_SYMBOL_GPL(dmc_probe_defer);
 static void dmc_clear_waits_for(struct dmc_device *dev)
 {
 	mutex_lock(&dmc_deferred_mutex);
-	kfree(dev->p->waits_for);
-	dev->p->waits_for = NULL;
+	dmc_deferred_set_waits_for(dev->p, NULL);
 	mutex_unlock(&dmc_deferred_mutex);
 }
 

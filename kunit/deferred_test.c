@@ -384,6 +384,74 @@ static void deferred_retry_deferring_again_gets_new_reason(struct kunit *test)
 	dmm_dev_unregister(b);
 }
 
+/*
+ * A device parked under a name is offered to another driver (one that
+ * matches everything) and binds there: its name must leave the index of
+ * named waiters before it is cleared. The fuzzer's "driver add r0
+ * probe=defer:zzz; device add d0; driver add r1" crashed here (strlen of
+ * the cleared name while unhashing it).
+ */
+static void deferred_named_waiter_bound_by_another_driver(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *a;
+	struct dmm_drv *e;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
+	WRITE_ONCE(a->wait_dev, NULL);	/* a no longer needs b */
+	e = dmm_drv_alloc(test, w.b, "e");
+	e->match_ret = 1;
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, e), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_PTR_EQ(test, a->dev->driver, &e->drv);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(b);
+}
+
+/*
+ * A parked named waiter re-offered and deferring again under another name:
+ * the index must hash it under the new name only, so that the new name's
+ * appearance retries it and the old name's does not.
+ */
+static void deferred_named_waiter_redefers_under_new_name(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *b, *c, *a;
+	struct dmm_drv *e, *f;
+
+	df_world(test, &w);
+	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
+	c = dmm_dev_new(test, "c", w.b, NULL, NULL);
+	a = df_waiter(test, &w, "a", b);
+	KUNIT_ASSERT_STREQ(test, df_reason(test, a), b->name);
+	WRITE_ONCE(a->wait_dev, c);
+	e = dmm_drv_alloc(test, w.b, "e");
+	e->match_ret = 1;
+	e->probe_ret = -ENODEV;	/* only a's own deferral can keep it */
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, e), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), c->name);
+	dmm_drv_unregister(test, e);
+
+	/* c binds: a is retried (through d) and, c being bound, binds. */
+	f = dmm_drv_alloc(test, w.b, "f");
+	dmm_dev_want(c, f);
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, f), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(c->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	dmm_dev_unregister(a);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(b);
+}
+
 static void deferred_driver_unregister_takes_device_off_list(struct kunit *test)
 {
 	struct df_world w;
@@ -520,6 +588,8 @@ static struct kunit_case deferred_test_cases[] = {
 	KUNIT_CASE(deferred_chain_of_named_drivers_resolves),
 	KUNIT_CASE(deferred_many_waiters_on_one_name_all_bind),
 	KUNIT_CASE(deferred_retry_deferring_again_gets_new_reason),
+	KUNIT_CASE(deferred_named_waiter_bound_by_another_driver),
+	KUNIT_CASE(deferred_named_waiter_redefers_under_new_name),
 	KUNIT_CASE(deferred_driver_unregister_takes_device_off_list),
 	KUNIT_CASE(deferred_device_removal_takes_it_off_list),
 	KUNIT_CASE(deferred_parent_removal_takes_child_off_list),
