@@ -7,19 +7,57 @@
  * with the private header of Linux's drivers/base/.
  *
  * Locking, outermost first. A lock may be taken while holding any lock
- * above it, never one below it. No core-wide lock is held across a probe,
- * remove, suspend or resume callback: only the device's own lock is.
+ * above it, never one below it. Three of them are held across callbacks
+ * of drivers or interfaces; such a callback may take any lock below the
+ * one it runs under, and must not take that one or any above it:
+ *
+ *   - dmc_control_mutex across whatever a control command runs;
+ *   - dmc_pm_transition_mutex across suspend and resume callbacks;
+ *   - a class's priv->mutex across its interfaces' add_dev/remove_dev.
+ *
+ * dev->mutex, the device's own lock, is held across its probe, remove,
+ * shutdown, suspend and resume. Around a probe or remove the core takes no
+ * other lock; a callback runs under whatever its caller held (a probe run
+ * by a control command under dmc_control_mutex, a remove caused by a
+ * suspend callback under dmc_pm_transition_mutex). Tree and uevent
+ * listeners run under the mutexes named for them below.
  *
  *   dmc_control_mutex (control.c) one control command at a time
- *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
+ *   dmc_pm_transition_mutex (power.c)  every power transition, of the
+ *                               system (dmc_suspend_all(), dmc_resume_all())
+ *                               or of one device (dmc_device_suspend(),
+ *                               dmc_device_resume()), one at a time. Every
+ *                               p->power_state changes under it (and under
+ *                               the device lock), so a single-device call
+ *                               checks its neighbours' states and makes its
+ *                               own transition in one step. Held across the
+ *                               suspend and resume callbacks, as Linux holds
+ *                               system_transition_mutex across a system
+ *                               sleep: a callback may add or delete devices
+ *                               and links or register drivers and classes,
+ *                               but must not start a power transition.
  *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
  *                               p->power_state, and probe/remove/suspend/resume
  *                               of that device. A probe may add child
  *                               devices, so device locks nest parent over
  *                               child; lockdep is told not to validate them,
  *                               as Linux does for struct device.
- *   priv->mutex      (mutex)    a class's interfaces; held across their
- *                               add_dev/remove_dev callbacks.
+ *   priv->mutex      (mutex)    a class's interfaces, its glue directory;
+ *                               held across its interfaces' add_dev and
+ *                               remove_dev callbacks, as Linux holds the
+ *                               class's subsys mutex across them, so each
+ *                               interface sees exactly one add_dev and one
+ *                               remove_dev per member. Each class has a
+ *                               lockdep class of its own: a callback may add
+ *                               or delete members of another class (nesting
+ *                               that class's mutex inside), never of its
+ *                               own class, and must not start a power
+ *                               transition. (A device added from add_dev
+ *                               is probed under this mutex, as in Linux:
+ *                               its driver's probe must not add members of
+ *                               this class. Device locks are outside
+ *                               lockdep, so this one is the callers' to
+ *                               keep.)
  *   dmc_links_mutex  (mutex)    every device's suppliers/consumers lists and
  *                               the cycle-search marks (link.c).
  *   dmc_dpm_mutex    (mutex)    the power order and the suspended list;
@@ -149,6 +187,7 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
  * @interfaces: class interfaces, under @mutex
  * @mutex: class interfaces and class membership changes
  * @glue_dir: devices/virtual/<class>, made for the first parentless member
+ * @lock_key: lockdep class of a class's @mutex (classes only)
  */
 struct dmc_subsys_private {
 	struct dmc_kset subsys;
@@ -163,6 +202,7 @@ struct dmc_subsys_private {
 	struct list_head interfaces;
 	struct mutex mutex;		/* class interfaces and members */
 	struct dmc_kobject *glue_dir;
+	struct lock_class_key lock_key;
 };
 
 #define to_subsys_private(k) container_of(to_dmc_kset(k), struct dmc_subsys_private, subsys)
@@ -202,8 +242,9 @@ struct dmc_driver_private {
  * @consumers: links to the devices that depend on this one
  * @device: back pointer
  * @link_gen: mark of the link cycle search (dmc_links_mutex)
- * @power_state: current power state (the device lock; read with
- *	READ_ONCE() through dmc_device_power_state())
+ * @power_state: current power state (written under both
+ *	dmc_pm_transition_mutex and the device lock; read with READ_ONCE()
+ *	through dmc_device_power_state())
  * @dead: set once dmc_device_del() began; no more probing
  * @registered: dmc_device_add() succeeded
  */

@@ -13,8 +13,16 @@
  * While suspending, each device moves from the list to a suspended list
  * (at its head), and back to the tail of the list when resumed, so a
  * failure at any device is rolled back by resuming the suspended list
- * from its head, which restores the original order. No lock is held
- * across a driver callback but the device's own.
+ * from its head, which restores the original order.
+ *
+ * Every power transition, of the system or of one device, runs under
+ * dmc_pm_transition_mutex, and a device's power state changes only there
+ * (and under its device lock). So a single-device suspend or resume sees
+ * its neighbours' states (children, consumers; parent, suppliers) and
+ * makes its own transition without any of them changing in between. That
+ * mutex is held across the driver's suspend and resume callbacks, as
+ * Linux holds system_transition_mutex across a whole system sleep; the
+ * power-order mutex (dmc_dpm_mutex, Linux's dpm_list_mtx) is not.
  */
 
 #include <linux/export.h>
@@ -27,7 +35,7 @@ static DEFINE_MUTEX(dmc_dpm_mutex);
 static LIST_HEAD(dmc_dpm_list);
 static LIST_HEAD(dmc_dpm_suspended);
 
-/* One system-wide transition at a time. */
+/* One power transition (system or single device) at a time; see base.h. */
 static DEFINE_MUTEX(dmc_pm_transition_mutex);
 
 static const char * const dmc_power_names[] = {
@@ -108,6 +116,7 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	struct dmc_driver *drv;
 	int err = 0;
 
+	lockdep_assert_held(&dmc_pm_transition_mutex);
 	dmc_device_lock(dev);
 	if (dev->p->power_state == DMC_POWER_SUSPENDED)
 		goto out;
@@ -126,6 +135,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 	struct dmc_driver *drv;
 	int err = 0;
 
+	lockdep_assert_held(&dmc_pm_transition_mutex);
 	dmc_device_lock(dev);
 	if (dev->p->power_state == DMC_POWER_ON)
 		goto out;
@@ -173,7 +183,8 @@ static int dmc_dpm_resume_suspended(void)
  * held. If one fails, every device suspended so far is resumed again in
  * the reverse order, and the error is returned.
  *
- * Context: may sleep.
+ * Context: may sleep; not from a suspend or resume callback. The
+ * power-transition mutex is held throughout, also across the callbacks.
  * Return: 0, or the failing callback's error.
  */
 int dmc_suspend_all(struct dmc_device **failed)
@@ -224,7 +235,8 @@ EXPORT_SYMBOL_GPL(dmc_suspend_all);
  * Parents and suppliers are resumed before children and consumers.
  * Resume errors are logged; every device is considered on afterwards.
  *
- * Context: may sleep.
+ * Context: may sleep; not from a suspend or resume callback. The
+ * power-transition mutex is held throughout, also across the callbacks.
  * Return: 0, or the first resume error.
  */
 int dmc_resume_all(void)
@@ -250,9 +262,14 @@ static int dmc_child_is_on(struct dmc_device *dev, void *data)
  * @dev: a registered device
  *
  * Refused while a child or a consumer of @dev is on: the order that
- * system suspend keeps holds for single devices too.
+ * system suspend keeps holds for single devices too. The check and the
+ * suspend are one step with respect to every other power transition (all
+ * run under the power-transition mutex): a child or consumer cannot
+ * resume in between.
  *
- * Context: may sleep; runs the driver's suspend with the device lock held.
+ * Context: may sleep; takes the power-transition mutex, so not from a
+ * suspend or resume callback; runs the driver's suspend with that mutex
+ * and the device lock held.
  * Return: 0 (also when suspended already), -EINVAL for a device not
  * registered, -EBUSY while a child or consumer is on, or the driver's
  * error.
@@ -261,19 +278,21 @@ int dmc_device_suspend(struct dmc_device *dev)
 {
 	struct dmc_device_link *link;
 	bool busy = false;
+	int err;
 
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
+	mutex_lock(&dmc_pm_transition_mutex);
 	if (dmc_device_walk_children(dev, NULL, dmc_child_is_on))
-		return -EBUSY;
+		busy = true;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->consumers, s_node)
 		if (dmc_device_power_state(link->consumer) == DMC_POWER_ON)
 			busy = true;
 	mutex_unlock(&dmc_links_mutex);
-	if (busy)
-		return -EBUSY;
-	return dmc_suspend_one(dev);
+	err = busy ? -EBUSY : dmc_suspend_one(dev);
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
 }
 EXPORT_SYMBOL_GPL(dmc_device_suspend);
 
@@ -281,9 +300,13 @@ EXPORT_SYMBOL_GPL(dmc_device_suspend);
  * dmc_device_resume() - resume one device
  * @dev: a registered device
  *
- * Refused while the parent or a supplier of @dev is suspended.
+ * Refused while the parent or a supplier of @dev is suspended. The check
+ * and the resume are one step with respect to every other power
+ * transition: the parent or a supplier cannot suspend in between.
  *
- * Context: may sleep; runs the driver's resume with the device lock held.
+ * Context: may sleep; takes the power-transition mutex, so not from a
+ * suspend or resume callback; runs the driver's resume with that mutex
+ * and the device lock held.
  * Return: 0 (also when on already), -EINVAL for a device not registered,
  * -EBUSY while the parent or a supplier is suspended, or the driver's
  * error (the device is considered on anyway).
@@ -292,20 +315,22 @@ int dmc_device_resume(struct dmc_device *dev)
 {
 	struct dmc_device_link *link;
 	bool busy = false;
+	int err;
 
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
+	mutex_lock(&dmc_pm_transition_mutex);
 	if (dev->parent &&
 	    dmc_device_power_state(dev->parent) == DMC_POWER_SUSPENDED)
-		return -EBUSY;
+		busy = true;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->suppliers, c_node)
 		if (dmc_device_power_state(link->supplier) == DMC_POWER_SUSPENDED)
 			busy = true;
 	mutex_unlock(&dmc_links_mutex);
-	if (busy)
-		return -EBUSY;
-	return dmc_resume_one(dev);
+	err = busy ? -EBUSY : dmc_resume_one(dev);
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
 }
 EXPORT_SYMBOL_GPL(dmc_device_resume);
 
