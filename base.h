@@ -59,7 +59,8 @@
  *                               lockdep, so this one is the callers' to
  *                               keep.)
  *   dmc_links_mutex  (mutex)    every device's suppliers/consumers lists and
- *                               the cycle-search marks (link.c).
+ *                               the graph-search marks p->link_gen (link.c,
+ *                               and the reorder in power.c).
  *   dmc_dpm_mutex    (mutex)    the power order and the suspended list;
  *                               dev->p->dpm_entry (power.c).
  *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
@@ -241,7 +242,8 @@ struct dmc_driver_private {
  * @suppliers: links to the devices this one depends on (dmc_links_mutex)
  * @consumers: links to the devices that depend on this one
  * @device: back pointer
- * @link_gen: mark of the link cycle search (dmc_links_mutex)
+ * @link_gen: mark of the graph searches: cycle check, power reorder,
+ *	unbinding consumers (dmc_links_mutex; see dmc_links_new_gen())
  * @power_state: current power state (written under both
  *	dmc_pm_transition_mutex and the device lock; read with READ_ONCE()
  *	through dmc_device_power_state())
@@ -318,6 +320,18 @@ extern const struct dmc_attribute_group *dmc_driver_core_groups[];
 extern const struct dmc_attribute_group *dmc_driver_uevent_groups[];
 
 /* link.c */
+
+/* A growable array of devices (the explicit stacks of graph searches). */
+struct dmc_devvec {
+	struct dmc_device **v;
+	size_t n;
+	size_t cap;
+};
+
+int dmc_devvec_push(struct dmc_devvec *vec, struct dmc_device *dev);
+void dmc_devvec_free(struct dmc_devvec *vec);
+void dmc_devvec_put_all(struct dmc_devvec *vec);
+unsigned int dmc_links_new_gen(void);
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
 void dmc_device_links_unbind_consumers(struct dmc_device *dev);
@@ -327,7 +341,7 @@ void dmc_device_links_purge(struct dmc_device *dev);
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);
 void dmc_dpm_remove(struct dmc_device *dev);
-void dmc_dpm_reorder_to_tail(struct dmc_device *dev);
+int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 extern struct mutex dmc_links_mutex;
 
 /* dm_core.c: the roots of the tree */
