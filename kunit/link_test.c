@@ -566,7 +566,7 @@ static void link_ladder_of_diamonds_reorders_fast(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 
 	for (k = 0; k < LK_DIAMONDS; k++) {
-		want[0] = k ? a[k]->dev : s->dev;
+		want[0] = k ? a[k - 1]->dev : s->dev;
 		want[1] = a[k]->dev;
 		want[2] = b[k]->dev;
 		want[3] = a[k + 1]->dev;
