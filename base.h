@@ -7,23 +7,62 @@
  * with the private header of Linux's drivers/base/.
  *
  * Locking, outermost first. A lock may be taken while holding any lock
- * above it, never one below it. No core-wide lock is held across a probe,
- * remove, suspend or resume callback: only the device's own lock is.
+ * above it, never one below it. Two of them are held across callbacks
+ * of drivers or interfaces; such a callback may take any lock below the
+ * one it runs under, and must not take that one or any above it:
+ *
+ *   - dmc_pm_transition_mutex across suspend and resume callbacks;
+ *   - a class's priv->mutex across its interfaces' add_dev/remove_dev.
+ *
+ * dev->mutex, the device's own lock, is held across its probe, remove,
+ * shutdown, suspend and resume. Around a probe or remove the core takes no
+ * other lock; a callback runs under whatever its caller held (a remove
+ * caused by a suspend callback under dmc_pm_transition_mutex). Control
+ * lets go of dmc_control_mutex around every core call that runs a
+ * callback. Tree and uevent listeners run under the mutexes named for
+ * them below.
  *
  *   dmc_control_mutex (control.c) control's lists, one command at a
  *                               time; a command lets go of it around
  *                               every core call that runs a callback
- *   dmc_pm_transition_mutex (power.c)  one system suspend/resume at a time
+ *   dmc_pm_transition_mutex (power.c)  every power transition, of the
+ *                               system (dmc_suspend_all(), dmc_resume_all())
+ *                               or of one device (dmc_device_suspend(),
+ *                               dmc_device_resume()), one at a time. Every
+ *                               p->power_state changes under it (and under
+ *                               the device lock), so a single-device call
+ *                               checks its neighbours' states and makes its
+ *                               own transition in one step. Held across the
+ *                               suspend and resume callbacks, as Linux holds
+ *                               system_transition_mutex across a system
+ *                               sleep: a callback may add or delete devices
+ *                               and links or register drivers and classes,
+ *                               but must not start a power transition.
  *   dev->mutex       (mutex)    the device lock: dev->driver, the device's
  *                               p->power_state, and probe/remove/suspend/resume
  *                               of that device. A probe may add child
  *                               devices, so device locks nest parent over
  *                               child; lockdep is told not to validate them,
  *                               as Linux does for struct device.
- *   priv->mutex      (mutex)    a class's interfaces; held across their
- *                               add_dev/remove_dev callbacks.
+ *   priv->mutex      (mutex)    a class's interfaces, its glue directory;
+ *                               held across its interfaces' add_dev and
+ *                               remove_dev callbacks, as Linux holds the
+ *                               class's subsys mutex across them, so each
+ *                               interface sees exactly one add_dev and one
+ *                               remove_dev per member. Each class has a
+ *                               lockdep class of its own: a callback may add
+ *                               or delete members of another class (nesting
+ *                               that class's mutex inside), never of its
+ *                               own class, and must not start a power
+ *                               transition. (A device added from add_dev
+ *                               is probed under this mutex, as in Linux:
+ *                               its driver's probe must not add members of
+ *                               this class. Device locks are outside
+ *                               lockdep, so this one is the callers' to
+ *                               keep.)
  *   dmc_links_mutex  (mutex)    every device's suppliers/consumers lists and
- *                               the cycle-search marks (link.c).
+ *                               the graph-search marks p->link_gen (link.c,
+ *                               and the reorder in power.c).
  *   dmc_dpm_mutex    (mutex)    the power order and the suspended list;
  *                               dev->p->dpm_entry (power.c).
  *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
@@ -167,6 +206,7 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
  * @active: users of @bus's callbacks under way (attribute show and store,
  *	see dmc_bus_active_get()); dmc_bus_unregister() clears @bus, then
  *	waits for them
+ * @lock_key: lockdep class of a class's @mutex (classes only)
  */
 struct dmc_subsys_private {
 	struct dmc_kset subsys;
@@ -182,6 +222,7 @@ struct dmc_subsys_private {
 	struct mutex mutex;		/* class interfaces and members */
 	struct dmc_kobject *glue_dir;
 	atomic_t active;
+	struct lock_class_key lock_key;
 };
 
 #define to_subsys_private(k) container_of(to_dmc_kset(k), struct dmc_subsys_private, subsys)
@@ -226,9 +267,11 @@ struct dmc_driver_private {
  * @suppliers: links to the devices this one depends on (dmc_links_mutex)
  * @consumers: links to the devices that depend on this one
  * @device: back pointer
- * @link_gen: mark of the link cycle search (dmc_links_mutex)
- * @power_state: current power state (the device lock; read with
- *	READ_ONCE() through dmc_device_power_state())
+ * @link_gen: mark of the graph searches: cycle check, power reorder,
+ *	unbinding consumers (dmc_links_mutex; see dmc_links_new_gen())
+ * @power_state: current power state (written under both
+ *	dmc_pm_transition_mutex and the device lock; read with READ_ONCE()
+ *	through dmc_device_power_state())
  * @del_task: the task deleting the device, while dmc_device_del() runs
  *	(the device lock)
  * @dead: set once dmc_device_del() began; no more probing
@@ -316,6 +359,18 @@ extern const struct dmc_attribute_group *dmc_driver_core_groups[];
 extern const struct dmc_attribute_group *dmc_driver_uevent_groups[];
 
 /* link.c */
+
+/* A growable array of devices (the explicit stacks of graph searches). */
+struct dmc_devvec {
+	struct dmc_device **v;
+	size_t n;
+	size_t cap;
+};
+
+int dmc_devvec_push(struct dmc_devvec *vec, struct dmc_device *dev);
+void dmc_devvec_free(struct dmc_devvec *vec);
+void dmc_devvec_put_all(struct dmc_devvec *vec);
+unsigned int dmc_links_new_gen(void);
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
 void dmc_device_links_unbind_consumers(struct dmc_device *dev);
@@ -325,7 +380,7 @@ void dmc_device_links_purge(struct dmc_device *dev);
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);
 void dmc_dpm_remove(struct dmc_device *dev);
-void dmc_dpm_reorder_to_tail(struct dmc_device *dev);
+int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 extern struct mutex dmc_links_mutex;
 extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */

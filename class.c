@@ -14,14 +14,23 @@
  */
 
 #include <linux/export.h>
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 
 #include "base.h"
 
+static void dmc_class_release(struct dmc_kobject *kobj)
+{
+	struct dmc_subsys_private *priv = to_subsys_private(kobj);
+
+	lockdep_unregister_key(&priv->lock_key);
+	dmc_subsys_release(kobj);
+}
+
 static const struct dmc_kobj_type dmc_class_ktype = {
 	.name = "class",
 	.indexed_elsewhere = true,
-	.release = dmc_subsys_release,
+	.release = dmc_class_release,
 };
 
 static bool dmc_class_dev_get(struct dmc_klist_node *n)
@@ -63,6 +72,13 @@ int dmc_class_register(struct dmc_class *cls)
 	priv = dmc_subsys_alloc(cls->name);
 	if (!priv)
 		return -ENOMEM;
+	/*
+	 * A lockdep class per class, as Linux's class_register() has one per
+	 * call site: an interface's add_dev may add a member to another
+	 * class, nesting that class's mutex in this one's.
+	 */
+	lockdep_register_key(&priv->lock_key);
+	lockdep_set_class(&priv->mutex, &priv->lock_key);
 	/* A class's members are listed through their knode_class. */
 	priv->klist_devices.get = dmc_class_dev_get;
 	priv->klist_devices.put = dmc_class_dev_put;
@@ -71,6 +87,7 @@ int dmc_class_register(struct dmc_class *cls)
 	priv->subsys.kobj.ktype = &dmc_class_ktype;
 	err = dmc_kobject_init(&priv->subsys.kobj, &dmc_class_ktype);
 	if (err) {
+		lockdep_unregister_key(&priv->lock_key);
 		dmc_subsys_free(priv);
 		return err;
 	}
@@ -214,10 +231,11 @@ void dmc_class_remove_device(struct dmc_device *dev)
  *
  * @intf->add_dev is called at once for every current member, then for
  * each device that joins; @intf->remove_dev for each that leaves. Both
- * run under the class's mutex: they must not add or remove members of
- * the same class.
+ * run under the class's mutex, as in Linux: they may add or remove
+ * members of other classes, devices and links, but not members of the
+ * same class, and must not suspend or resume devices (see base.h).
  *
- * Context: may sleep.
+ * Context: may sleep; not from an add_dev or remove_dev of the same class.
  * Return: 0, or -EINVAL for NULL or an unregistered class.
  */
 int dmc_class_interface_register(struct dmc_class_interface *intf)

@@ -14,6 +14,11 @@
  * Links never form a cycle, counting the parent/child tree as links too.
  * dmc_links_mutex protects every device's suppliers and consumers lists
  * and is never held across a driver callback.
+ *
+ * A user can make chains of any length (control's "link add"), so every
+ * walk over links is a loop with an explicit stack or path and a mark
+ * per device (p->link_gen, a fresh generation per walk), never a
+ * recursion: each device is visited once per walk.
  */
 
 #include <linux/err.h>
@@ -26,25 +31,120 @@
 /* Every device's link lists; see base.h. */
 DEFINE_MUTEX(dmc_links_mutex);
 
-/* Generation mark for the cycle search; dmc_links_mutex. */
+/* Generation of the marks of the graph searches; dmc_links_mutex. */
 static unsigned int dmc_links_gen;
 
-/* Does @from depend on @to through links or parents? Links mutex held. */
-static bool dmc_depends_on(struct dmc_device *from, struct dmc_device *to)
+/*
+ * A fresh mark for a search over the link graph (p->link_gen). Never 0,
+ * the mark of a device no search has seen yet. Links mutex held.
+ */
+unsigned int dmc_links_new_gen(void)
 {
+	lockdep_assert_held(&dmc_links_mutex);
+	if (!++dmc_links_gen)
+		dmc_links_gen = 1;
+	return dmc_links_gen;
+}
+
+/* Append @dev to @vec, growing it as needed. */
+int dmc_devvec_push(struct dmc_devvec *vec, struct dmc_device *dev)
+{
+	struct dmc_device **v;
+	size_t cap;
+
+	if (vec->n == vec->cap) {
+		cap = vec->cap ? 2 * vec->cap : 32;
+		v = kvmalloc_array(cap, sizeof(*v), GFP_KERNEL);
+		if (!v)
+			return -ENOMEM;
+		if (vec->n)
+			memcpy(v, vec->v, vec->n * sizeof(*v));
+		kvfree(vec->v);
+		vec->v = v;
+		vec->cap = cap;
+	}
+	vec->v[vec->n++] = dev;
+	return 0;
+}
+
+/* Free @vec's memory (not the devices). */
+void dmc_devvec_free(struct dmc_devvec *vec)
+{
+	kvfree(vec->v);
+	vec->v = NULL;
+	vec->n = 0;
+	vec->cap = 0;
+}
+
+/* Drop the references @vec holds, then free it. No core lock held. */
+void dmc_devvec_put_all(struct dmc_devvec *vec)
+{
+	while (vec->n)
+		dmc_device_put(vec->v[--vec->n]);
+	dmc_devvec_free(vec);
+}
+
+/*
+ * Does @from depend on @to through links or parents? Links mutex held.
+ * A loop over an explicit stack, with a mark per device, so a chain of
+ * any length takes no kernel stack per step and each device is looked
+ * at once. Return: 1 if it does, 0 if not, -ENOMEM.
+ */
+static int dmc_depends_on(struct dmc_device *from, struct dmc_device *to)
+{
+	struct dmc_devvec stack = {};
 	struct dmc_device_link *link;
+	struct dmc_device *dev;
+	unsigned int gen;
+	int ret = 0;
 
 	if (from == to)
-		return true;
-	if (from->p->link_gen == dmc_links_gen)
-		return false;	/* seen already in this search */
-	from->p->link_gen = dmc_links_gen;
-	if (from->parent && dmc_depends_on(from->parent, to))
-		return true;
-	list_for_each_entry(link, &from->p->suppliers, c_node)
-		if (dmc_depends_on(link->supplier, to))
-			return true;
-	return false;
+		return 1;
+	gen = dmc_links_new_gen();
+	from->p->link_gen = gen;
+	dev = from;
+	for (;;) {
+		/* Parents and suppliers are pinned: by the child, by the link. */
+		if (dev->parent && dev->parent->p->link_gen != gen) {
+			if (dev->parent == to) {
+				ret = 1;
+				break;
+			}
+			dev->parent->p->link_gen = gen;
+			ret = dmc_devvec_push(&stack, dev->parent);
+			if (ret)
+				break;
+		}
+		list_for_each_entry(link, &dev->p->suppliers, c_node) {
+			if (link->supplier->p->link_gen == gen)
+				continue;
+			if (link->supplier == to) {
+				ret = 1;
+				goto out;
+			}
+			link->supplier->p->link_gen = gen;
+			ret = dmc_devvec_push(&stack, link->supplier);
+			if (ret)
+				goto out;
+		}
+		if (!stack.n)
+			break;
+		dev = stack.v[--stack.n];
+	}
+out:
+	dmc_devvec_free(&stack);
+	return ret;
+}
+
+static int dmc_link_any_child(struct dmc_device *child, void *data)
+{
+	return 1;
+}
+
+/* Has @dev a child device? */
+static bool dmc_device_has_children(struct dmc_device *dev)
+{
+	return dmc_device_walk_children(dev, NULL, dmc_link_any_child) > 0;
 }
 
 /* Links mutex held. */
@@ -71,12 +171,14 @@ static struct dmc_device_link *__dmc_link_find(struct dmc_device *consumer,
  * Context: may sleep.
  * Return: the link, or ERR_PTR(-EINVAL) for NULL or unregistered devices,
  * a device linked to itself or a link that would close a cycle;
- * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM).
+ * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM) (nothing changed).
  */
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 					    struct dmc_device *supplier)
 {
+	struct dmc_devvec held = {};
 	struct dmc_device_link *link;
+	int err;
 
 	if (!dmc_device_is_registered(consumer) ||
 	    !dmc_device_is_registered(supplier) || consumer == supplier) {
@@ -96,20 +198,33 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 		kfree(link);
 		return ERR_PTR(-EEXIST);
 	}
-	dmc_links_gen++;
-	if (dmc_depends_on(supplier, consumer)) {
+	/* Nothing depends on a consumer without children or consumers. */
+	err = 0;
+	if (!list_empty(&consumer->p->consumers) ||
+	    dmc_device_has_children(consumer))
+		err = dmc_depends_on(supplier, consumer);
+	if (err > 0) {
 		mutex_unlock(&dmc_links_mutex);
 		pr_err_ratelimited("dmcore: link '%s' -> '%s' would close a cycle\n",
 				   dmc_dev_name(consumer), dmc_dev_name(supplier));
 		kfree(link);
 		return ERR_PTR(-EINVAL);
 	}
+	/* The new link is not on the way down from the consumer. */
+	if (!err)
+		err = dmc_dpm_reorder_to_tail(consumer, &held);
+	if (err) {
+		mutex_unlock(&dmc_links_mutex);
+		dmc_devvec_put_all(&held);
+		kfree(link);
+		return ERR_PTR(err);
+	}
 	link->consumer = dmc_device_get(consumer);
 	link->supplier = dmc_device_get(supplier);
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
-	dmc_dpm_reorder_to_tail(consumer);
 	mutex_unlock(&dmc_links_mutex);
+	dmc_devvec_put_all(&held);
 	return link;
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_add);
@@ -232,26 +347,53 @@ bool dmc_device_links_consumers_bound(struct dmc_device *dev)
 	return ret;
 }
 
-/* Unbind every bound consumer of @dev (before @dev itself unbinds). */
-void dmc_device_links_unbind_consumers(struct dmc_device *dev)
+/*
+ * The end of a path of bound consumers from @dev: a bound device that
+ * depends on @dev and has no bound consumer itself, referenced; NULL when
+ * @dev has no bound consumer. The path is followed in a loop, marking
+ * the devices seen, so its length costs no stack.
+ */
+static struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
 {
+	struct dmc_device *cur = dev, *next;
 	struct dmc_device_link *link;
-	struct dmc_device *consumer;
+	unsigned int gen;
 
-	for (;;) {
-		consumer = NULL;
-		mutex_lock(&dmc_links_mutex);
-		list_for_each_entry(link, &dev->p->consumers, s_node) {
-			if (dmc_device_is_bound(link->consumer)) {
-				consumer = dmc_device_get(link->consumer);
+	mutex_lock(&dmc_links_mutex);
+	gen = dmc_links_new_gen();
+	dev->p->link_gen = gen;
+	do {
+		next = NULL;
+		list_for_each_entry(link, &cur->p->consumers, s_node) {
+			if (link->consumer->p->link_gen != gen &&
+			    dmc_device_is_bound(link->consumer)) {
+				next = link->consumer;
 				break;
 			}
 		}
-		mutex_unlock(&dmc_links_mutex);
-		if (!consumer)
-			return;
-		dmc_device_release_driver(consumer);
-		dmc_device_put(consumer);
+		if (next) {
+			next->p->link_gen = gen;
+			cur = next;
+		}
+	} while (next);
+	cur = cur == dev ? NULL : dmc_device_get(cur);
+	mutex_unlock(&dmc_links_mutex);
+	return cur;
+}
+
+/*
+ * Unbind every bound consumer of @dev (before @dev itself unbinds),
+ * deepest first: each round unbinds one device with no bound consumer
+ * left, so dmc_device_release_driver() does not come back here with more
+ * work, however long the chain of consumers is.
+ */
+void dmc_device_links_unbind_consumers(struct dmc_device *dev)
+{
+	struct dmc_device *leaf;
+
+	while ((leaf = dmc_links_bound_leaf(dev))) {
+		dmc_device_release_driver(leaf);
+		dmc_device_put(leaf);
 	}
 }
 

@@ -13,8 +13,16 @@
  * While suspending, each device moves from the list to a suspended list
  * (at its head), and back to the tail of the list when resumed, so a
  * failure at any device is rolled back by resuming the suspended list
- * from its head, which restores the original order. No lock is held
- * across a driver callback but the device's own.
+ * from its head, which restores the original order.
+ *
+ * Every power transition, of the system or of one device, runs under
+ * dmc_pm_transition_mutex, and a device's power state changes only there
+ * (and under its device lock). So a single-device suspend or resume sees
+ * its neighbours' states (children, consumers; parent, suppliers) and
+ * makes its own transition without any of them changing in between. That
+ * mutex is held across the driver's suspend and resume callbacks, as
+ * Linux holds system_transition_mutex across a whole system sleep; the
+ * power-order mutex (dmc_dpm_mutex, Linux's dpm_list_mtx) is not.
  */
 
 #include <linux/export.h>
@@ -27,7 +35,7 @@ DEFINE_MUTEX(dmc_dpm_mutex);
 LIST_HEAD(dmc_dpm_list);
 static LIST_HEAD(dmc_dpm_suspended);
 
-/* One system-wide transition at a time. */
+/* One power transition (system or single device) at a time; see base.h. */
 static DEFINE_MUTEX(dmc_pm_transition_mutex);
 
 static const char * const dmc_power_names[] = {
@@ -75,32 +83,106 @@ void dmc_dpm_remove(struct dmc_device *dev)
 	mutex_unlock(&dmc_dpm_mutex);
 }
 
-static int __dmc_dpm_reorder(struct dmc_device *dev, void *data);
+/* A device on the reorder stack whose successors were pushed already. */
+#define DMC_DPM_EXPANDED	1UL
 
-/* Move @dev, then its children and consumers, to the tail. */
-static int __dmc_dpm_reorder(struct dmc_device *dev, void *data)
+static struct dmc_device *dmc_dpm_tag(struct dmc_device *dev)
 {
-	struct dmc_device_link *link;
+	return (struct dmc_device *)((unsigned long)dev | DMC_DPM_EXPANDED);
+}
 
-	if (!list_empty(&dev->p->dpm_entry))
-		list_move_tail(&dev->p->dpm_entry, &dmc_dpm_list);
-	dmc_device_walk_children(dev, NULL, __dmc_dpm_reorder);
-	list_for_each_entry(link, &dev->p->consumers, s_node)
-		__dmc_dpm_reorder(link->consumer, NULL);
-	return 0;
+struct dmc_dpm_reorder {
+	struct dmc_devvec *stack;
+	struct dmc_devvec *held;
+	unsigned int gen;
+};
+
+/* Push an unseen child, with a reference (children are not pinned). */
+static int dmc_dpm_push_child(struct dmc_device *child, void *data)
+{
+	struct dmc_dpm_reorder *r = data;
+	int err;
+
+	if (child->p->link_gen == r->gen)
+		return 0;
+	err = dmc_devvec_push(r->held, child);
+	if (err)
+		return err;
+	dmc_device_get(child);
+	return dmc_devvec_push(r->stack, child);
 }
 
 /*
- * After a new link: put the consumer (with everything depending on it)
- * after the supplier. Caller holds dmc_links_mutex; links and the tree
- * have no cycle, so the walk ends.
+ * After a new link: put the consumer, and everything that depends on it
+ * (its children and consumers, transitively), after the supplier, in an
+ * order where each device still comes after its parent and suppliers.
+ *
+ * A depth-first search from @dev over children and consumer links, with
+ * an explicit stack and a mark per device (p->link_gen), lists the
+ * devices in post-order; moving them to the tail of the power order in
+ * the reverse of that order (a topological order of the graph, which
+ * has no cycle) keeps every dependency, and costs one visit per device
+ * and per edge whatever the shape: no recursion, nothing exponential on
+ * diamonds. Devices not reached keep their place; none of them depends
+ * on a device reached.
+ *
+ * Caller holds dmc_links_mutex. References taken on children go to
+ * @held, for dmc_devvec_put_all() once the caller dropped that mutex.
+ * Return: 0, or -ENOMEM with the order unchanged.
  */
-void dmc_dpm_reorder_to_tail(struct dmc_device *dev)
+int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held)
 {
+	struct dmc_devvec stack = {}, post = {};
+	struct dmc_dpm_reorder r = { .stack = &stack, .held = held };
+	struct dmc_device_link *link;
+	struct dmc_device *d;
+	unsigned long e;
+	size_t i;
+	int err;
+
 	lockdep_assert_held(&dmc_links_mutex);
+	r.gen = dmc_links_new_gen();
+	/* Under dmc_dpm_mutex a child added meanwhile joins after us. */
 	mutex_lock(&dmc_dpm_mutex);
-	__dmc_dpm_reorder(dev, NULL);
+	err = dmc_devvec_push(&stack, dev);
+	while (!err && stack.n) {
+		e = (unsigned long)stack.v[--stack.n];
+		d = (struct dmc_device *)(e & ~DMC_DPM_EXPANDED);
+		if (e & DMC_DPM_EXPANDED) {
+			err = dmc_devvec_push(&post, d);
+			continue;
+		}
+		if (d->p->link_gen == r.gen)
+			continue;	/* reached twice before it was expanded */
+		d->p->link_gen = r.gen;
+		err = dmc_devvec_push(&stack, dmc_dpm_tag(d));
+		/*
+		 * Successors are popped last pushed first; the reverse of the
+		 * post-order then lists children, then consumers, as pushed.
+		 */
+		if (!err)
+			err = dmc_device_walk_children(d, &r, dmc_dpm_push_child);
+		if (err)
+			break;
+		list_for_each_entry(link, &d->p->consumers, s_node) {
+			if (link->consumer->p->link_gen == r.gen)
+				continue;
+			err = dmc_devvec_push(&stack, link->consumer);
+			if (err)
+				break;
+		}
+	}
+	if (!err) {
+		for (i = post.n; i--; ) {
+			d = post.v[i];
+			if (!list_empty(&d->p->dpm_entry))
+				list_move_tail(&d->p->dpm_entry, &dmc_dpm_list);
+		}
+	}
 	mutex_unlock(&dmc_dpm_mutex);
+	dmc_devvec_free(&stack);
+	dmc_devvec_free(&post);
+	return err;
 }
 
 static int dmc_suspend_one(struct dmc_device *dev)
@@ -108,6 +190,7 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	struct dmc_driver *drv;
 	int err = 0;
 
+	lockdep_assert_held(&dmc_pm_transition_mutex);
 	dmc_device_lock(dev);
 	if (dev->p->power_state == DMC_POWER_SUSPENDED)
 		goto out;
@@ -126,6 +209,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 	struct dmc_driver *drv;
 	int err = 0;
 
+	lockdep_assert_held(&dmc_pm_transition_mutex);
 	dmc_device_lock(dev);
 	if (dev->p->power_state == DMC_POWER_ON)
 		goto out;
@@ -173,7 +257,8 @@ static int dmc_dpm_resume_suspended(void)
  * held. If one fails, every device suspended so far is resumed again in
  * the reverse order, and the error is returned.
  *
- * Context: may sleep.
+ * Context: may sleep; not from a suspend or resume callback. The
+ * power-transition mutex is held throughout, also across the callbacks.
  * Return: 0, or the failing callback's error.
  */
 int dmc_suspend_all(struct dmc_device **failed)
@@ -224,7 +309,8 @@ EXPORT_SYMBOL_GPL(dmc_suspend_all);
  * Parents and suppliers are resumed before children and consumers.
  * Resume errors are logged; every device is considered on afterwards.
  *
- * Context: may sleep.
+ * Context: may sleep; not from a suspend or resume callback. The
+ * power-transition mutex is held throughout, also across the callbacks.
  * Return: 0, or the first resume error.
  */
 int dmc_resume_all(void)
@@ -250,9 +336,14 @@ static int dmc_child_is_on(struct dmc_device *dev, void *data)
  * @dev: a registered device
  *
  * Refused while a child or a consumer of @dev is on: the order that
- * system suspend keeps holds for single devices too.
+ * system suspend keeps holds for single devices too. The check and the
+ * suspend are one step with respect to every other power transition (all
+ * run under the power-transition mutex): a child or consumer cannot
+ * resume in between.
  *
- * Context: may sleep; runs the driver's suspend with the device lock held.
+ * Context: may sleep; takes the power-transition mutex, so not from a
+ * suspend or resume callback; runs the driver's suspend with that mutex
+ * and the device lock held.
  * Return: 0 (also when suspended already), -EINVAL for a device not
  * registered, -EBUSY while a child or consumer is on, or the driver's
  * error.
@@ -261,19 +352,21 @@ int dmc_device_suspend(struct dmc_device *dev)
 {
 	struct dmc_device_link *link;
 	bool busy = false;
+	int err;
 
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
+	mutex_lock(&dmc_pm_transition_mutex);
 	if (dmc_device_walk_children(dev, NULL, dmc_child_is_on))
-		return -EBUSY;
+		busy = true;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->consumers, s_node)
 		if (dmc_device_power_state(link->consumer) == DMC_POWER_ON)
 			busy = true;
 	mutex_unlock(&dmc_links_mutex);
-	if (busy)
-		return -EBUSY;
-	return dmc_suspend_one(dev);
+	err = busy ? -EBUSY : dmc_suspend_one(dev);
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
 }
 EXPORT_SYMBOL_GPL(dmc_device_suspend);
 
@@ -281,9 +374,13 @@ EXPORT_SYMBOL_GPL(dmc_device_suspend);
  * dmc_device_resume() - resume one device
  * @dev: a registered device
  *
- * Refused while the parent or a supplier of @dev is suspended.
+ * Refused while the parent or a supplier of @dev is suspended. The check
+ * and the resume are one step with respect to every other power
+ * transition: the parent or a supplier cannot suspend in between.
  *
- * Context: may sleep; runs the driver's resume with the device lock held.
+ * Context: may sleep; takes the power-transition mutex, so not from a
+ * suspend or resume callback; runs the driver's resume with that mutex
+ * and the device lock held.
  * Return: 0 (also when on already), -EINVAL for a device not registered,
  * -EBUSY while the parent or a supplier is suspended, or the driver's
  * error (the device is considered on anyway).
@@ -292,20 +389,22 @@ int dmc_device_resume(struct dmc_device *dev)
 {
 	struct dmc_device_link *link;
 	bool busy = false;
+	int err;
 
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
+	mutex_lock(&dmc_pm_transition_mutex);
 	if (dev->parent &&
 	    dmc_device_power_state(dev->parent) == DMC_POWER_SUSPENDED)
-		return -EBUSY;
+		busy = true;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->suppliers, c_node)
 		if (dmc_device_power_state(link->supplier) == DMC_POWER_SUSPENDED)
 			busy = true;
 	mutex_unlock(&dmc_links_mutex);
-	if (busy)
-		return -EBUSY;
-	return dmc_resume_one(dev);
+	err = busy ? -EBUSY : dmc_resume_one(dev);
+	mutex_unlock(&dmc_pm_transition_mutex);
+	return err;
 }
 EXPORT_SYMBOL_GPL(dmc_device_resume);
 

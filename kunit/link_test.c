@@ -9,6 +9,8 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "model_util.h"
@@ -397,6 +399,253 @@ static void link_unbind_cascades_along_a_chain(struct kunit *test)
 	dmm_dev_unregister(z);
 }
 
+/* long chains and ladders: no recursion, nothing exponential */
+
+/*
+ * Stack use of an operation: paint the unused stack below the caller,
+ * run it, and see how far down the paint was overwritten. The test runs
+ * in its own kthread; interrupts run on their own stacks.
+ */
+#define LK_PAINT	0x6b6b6b6b6b6b6b6bUL
+#define LK_PAINT_SKIP	512	/* left alone below the stack pointer */
+
+static noinline unsigned long lk_stack_paint(void)
+{
+	unsigned long lo = (unsigned long)(end_of_stack(current) + 1);
+	unsigned long hi = (current_stack_pointer - LK_PAINT_SKIP) &
+			   ~(sizeof(long) - 1);
+
+	if (hi > lo)
+		__memset((void *)lo, 0x6b, hi - lo);
+	return hi;
+}
+
+static noinline unsigned long lk_stack_used(unsigned long hi)
+{
+	unsigned long p = (unsigned long)(end_of_stack(current) + 1);
+
+	for (; p < hi; p += sizeof(long))
+		if (READ_ONCE_NOCHECK(*(unsigned long *)p) != LK_PAINT)
+			break;
+	return hi > p ? hi - p : 0;
+}
+
+/* How much more stack a long case may use than a short one. */
+#define LK_STACK_SLACK	2048
+
+/* n devices "d<n>-<i>", on bus @b (or none), wanting driver @d (or none). */
+static struct dmm_dev **lk_devs(struct kunit *test, unsigned int n,
+				struct dmm_bus *b, struct dmm_drv *d)
+{
+	struct dmm_dev **v = kunit_kcalloc(test, n, sizeof(*v), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	for (i = 0; i < n; i++)
+		v[i] = dmm_dev_new(test, dmm_str(test, "d%u-%u", n, i), b, NULL, d);
+	return v;
+}
+
+struct lk_order {
+	struct dmc_device **want;	/* in the order they must come */
+	unsigned int n;
+	unsigned int next;		/* want[next] is the one expected */
+};
+
+static int lk_order_fn(struct dmc_device *dev, void *data)
+{
+	struct lk_order *o = data;
+
+	if (o->next < o->n && dev == o->want[o->next])
+		o->next++;
+	return 0;
+}
+
+/* Do @want's devices come in the power order in that order? */
+static bool lk_in_power_order(struct kunit *test, struct dmc_device **want,
+			      unsigned int n)
+{
+	struct lk_order o = { .want = want, .n = n };
+
+	KUNIT_EXPECT_EQ(test, dmc_dpm_walk(&o, lk_order_fn), 0);
+	return o.next == n;
+}
+
+/*
+ * A chain d0 <- d1 <- ... (each consumes the one before), built front to
+ * back; then a cycle closing it is refused (the search goes the whole
+ * chain up) and a new supplier of d0 moves the whole chain (the reorder
+ * goes the whole chain down). Return the stack both used.
+ */
+static unsigned long lk_chain(struct kunit *test, unsigned int n)
+{
+	struct dmm_dev **d = lk_devs(test, n, NULL, NULL);
+	struct dmc_device_link *link;
+	struct dmc_device **want;
+	unsigned long hi, used;
+	struct dmm_dev *s;
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		lk_add(test, d[i], d[i - 1]);
+	s = dmm_dev_new(test, dmm_str(test, "s%u", n), NULL, NULL, NULL);
+
+	hi = lk_stack_paint();
+	link = dmc_device_link_add(d[0]->dev, d[n - 1]->dev);
+	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
+	link = dmc_device_link_add(d[0]->dev, s->dev);
+	used = lk_stack_used(hi);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(link));
+
+	want = kunit_kcalloc(test, n + 1, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	want[0] = s->dev;
+	for (i = 0; i < n; i++)
+		want[i + 1] = d[i]->dev;
+	KUNIT_EXPECT_TRUE_MSG(test, lk_in_power_order(test, want, n + 1),
+			      "chain of %u out of power order", n);
+	return used;
+}
+
+static void link_chain_cycle_check_and_reorder_use_flat_stack(struct kunit *test)
+{
+	unsigned long shallow, deep;
+
+	dmm_ctx(test)->log_mask = 0;
+	shallow = lk_chain(test, 4);
+	deep = lk_chain(test, 256);
+	KUNIT_EXPECT_LE_MSG(test, deep, shallow + LK_STACK_SLACK,
+			    "a chain of 256 took %lu bytes of stack, of 4: %lu",
+			    deep, shallow);
+}
+
+static void link_chain_of_3000(struct kunit *test)
+{
+	unsigned long shallow, deep;
+
+	dmm_ctx(test)->log_mask = 0;
+	shallow = lk_chain(test, 4);
+	deep = lk_chain(test, 3000);
+	KUNIT_EXPECT_LE(test, deep, shallow + LK_STACK_SLACK);
+}
+
+/*
+ * A ladder of diamonds: a[k] supplies b[k] and c[k], which both supply
+ * a[k+1]. From a[0] there are 2^40 paths down; a new supplier of a[0]
+ * must still reorder it in one visit per device.
+ */
+#define LK_DIAMONDS	40
+
+static void link_ladder_of_diamonds_reorders_fast(struct kunit *test)
+{
+	struct dmm_dev *a[LK_DIAMONDS + 1], *b[LK_DIAMONDS], *c[LK_DIAMONDS];
+	struct dmc_device *want[4];
+	struct dmc_device_link *link;
+	unsigned long start;
+	struct dmm_dev *s;
+	unsigned int k;
+
+	dmm_ctx(test)->log_mask = 0;
+	for (k = 0; k <= LK_DIAMONDS; k++)
+		a[k] = dmm_dev_new(test, dmm_str(test, "a%u", k), NULL, NULL, NULL);
+	for (k = 0; k < LK_DIAMONDS; k++) {
+		b[k] = dmm_dev_new(test, dmm_str(test, "b%u", k), NULL, NULL, NULL);
+		c[k] = dmm_dev_new(test, dmm_str(test, "c%u", k), NULL, NULL, NULL);
+		lk_add(test, b[k], a[k]);
+		lk_add(test, c[k], a[k]);
+		lk_add(test, a[k + 1], b[k]);
+		lk_add(test, a[k + 1], c[k]);
+	}
+	s = dmm_dev_new(test, "s", NULL, NULL, NULL);
+
+	start = jiffies;
+	lk_add(test, a[0], s);
+	KUNIT_EXPECT_LT_MSG(test, jiffies - start, 5UL * HZ,
+			    "reorder of %u diamonds took %u ms", LK_DIAMONDS,
+			    jiffies_to_msecs(jiffies - start));
+	/* and the cycle search over the ladder, the other way up */
+	link = dmc_device_link_add(s->dev, a[LK_DIAMONDS]->dev);
+	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
+
+	for (k = 0; k < LK_DIAMONDS; k++) {
+		want[0] = k ? a[k - 1]->dev : s->dev;
+		want[1] = a[k]->dev;
+		want[2] = b[k]->dev;
+		want[3] = a[k + 1]->dev;
+		KUNIT_EXPECT_TRUE_MSG(test, lk_in_power_order(test, want, 4),
+				      "diamond %u: b out of order", k);
+		want[2] = c[k]->dev;
+		KUNIT_EXPECT_TRUE_MSG(test, lk_in_power_order(test, want, 4),
+				      "diamond %u: c out of order", k);
+	}
+}
+
+/*
+ * A chain of n bound devices, each consuming the one before; unbinding
+ * d0 unbinds all, last first. Return the stack the unbind used.
+ */
+static unsigned long lk_unbind_chain(struct kunit *test, unsigned int n)
+{
+	struct dmm_bus *b = dmm_bus_new(test, dmm_str(test, "bus%u", n));
+	struct dmm_drv *drv = dmm_drv_new(test, b, dmm_str(test, "drv%u", n));
+	struct dmm_dev **d = lk_devs(test, n, b, drv);
+	unsigned long hi, used;
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		lk_add(test, d[i], d[i - 1]);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(d[i]->dev));
+	hi = lk_stack_paint();
+	dmc_device_release_driver(d[0]->dev);
+	used = lk_stack_used(hi);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(d[i]->dev));
+		KUNIT_EXPECT_EQ(test, atomic_read(&d[i]->removes), 1);
+	}
+	return used;
+}
+
+static void link_unbind_consumers_of_chain_uses_flat_stack(struct kunit *test)
+{
+	unsigned long shallow, deep;
+
+	dmm_ctx(test)->log_mask = 0;
+	shallow = lk_unbind_chain(test, 2);
+	deep = lk_unbind_chain(test, 64);
+	KUNIT_EXPECT_LE_MSG(test, deep, shallow + LK_STACK_SLACK,
+			    "unbinding a chain of 64 took %lu bytes of stack, of 2: %lu",
+			    deep, shallow);
+}
+
+static void link_unbind_consumers_of_chain_of_3000(struct kunit *test)
+{
+	unsigned long shallow, deep;
+
+	dmm_ctx(test)->log_mask = 0;
+	shallow = lk_unbind_chain(test, 2);
+	deep = lk_unbind_chain(test, 3000);
+	KUNIT_EXPECT_LE(test, deep, shallow + LK_STACK_SLACK);
+}
+
+static void link_unbind_consumers_of_ladder_deepest_first(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_drv *drv = dmm_drv_new(test, b, "d");
+	struct dmm_dev *a0 = dmm_dev_new(test, "a0", b, NULL, drv);
+	struct dmm_dev *b0 = dmm_dev_new(test, "b0", b, NULL, drv);
+	struct dmm_dev *c0 = dmm_dev_new(test, "c0", b, NULL, drv);
+	struct dmm_dev *a1 = dmm_dev_new(test, "a1", b, NULL, drv);
+
+	lk_add(test, b0, a0);
+	lk_add(test, c0, a0);
+	lk_add(test, a1, b0);
+	lk_add(test, a1, c0);
+	dmm_log_clear(test);
+	dmc_device_release_driver(a0->dev);
+	DMM_EXPECT_LOG(test, "remove:a1:d remove:b0:d remove:c0:d remove:a0:d");
+}
+
 static void link_unbound_consumer_untouched_by_supplier_unbind(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
@@ -459,6 +708,12 @@ static struct kunit_case link_test_cases[] = {
 	KUNIT_CASE(link_unbind_cascades_along_a_chain),
 	KUNIT_CASE(link_unbound_consumer_untouched_by_supplier_unbind),
 	KUNIT_CASE(link_null_arguments_fail_without_crash),
+	KUNIT_CASE(link_unbind_consumers_of_ladder_deepest_first),
+	KUNIT_CASE(link_chain_cycle_check_and_reorder_use_flat_stack),
+	KUNIT_CASE(link_unbind_consumers_of_chain_uses_flat_stack),
+	KUNIT_CASE(link_ladder_of_diamonds_reorders_fast),
+	KUNIT_CASE(link_chain_of_3000),
+	KUNIT_CASE(link_unbind_consumers_of_chain_of_3000),
 	{}
 };
 

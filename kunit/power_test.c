@@ -10,7 +10,11 @@
  * devices. Names are "pw<N>-<name>".
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/debug_locks.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "model_util.h"
@@ -395,6 +399,332 @@ static void power_device_suspend_unbound_device_changes_state(struct kunit *test
 	dmm_dev_unregister(a);
 }
 
+/*
+ * Racing single-device transitions. @hold's transition runs in a kthread
+ * and its driver callback waits (up to half a second) for the callback
+ * of @other's transition, which this thread starts meanwhile. If the two
+ * can run at once, @other's callback runs inside @hold's, and the check
+ * of one was made before the other's state changed; if the check and the
+ * transition are one step, @other waits and then sees @hold's new state.
+ */
+struct pw_race {
+	struct dmc_device *hold;
+	struct dmc_device *other;
+	bool hold_suspends;
+	int hold_ret;
+	struct completion in_hold;	/* @hold's callback began */
+	struct completion other_cb;	/* @other's callback ran */
+	struct completion done;		/* the kthread's call returned */
+};
+
+static struct pw_race *pw_race_cur;
+
+static void pw_race_cb(struct dmc_device *dev)
+{
+	struct pw_race *r = READ_ONCE(pw_race_cur);
+
+	if (!r)
+		return;
+	if (dev == r->hold) {
+		complete(&r->in_hold);
+		wait_for_completion_timeout(&r->other_cb, msecs_to_jiffies(500));
+	} else if (dev == r->other) {
+		complete(&r->other_cb);
+	}
+}
+
+static int pw_race_suspend(struct dmc_device *dev)
+{
+	pw_race_cb(dev);
+	return 0;
+}
+
+static int pw_race_resume(struct dmc_device *dev)
+{
+	pw_race_cb(dev);
+	return 0;
+}
+
+static int pw_race_thread(void *data)
+{
+	struct pw_race *r = data;
+
+	r->hold_ret = r->hold_suspends ? dmc_device_suspend(r->hold) :
+					 dmc_device_resume(r->hold);
+	kthread_complete_and_exit(&r->done, 0);
+}
+
+/* A bus and a driver "d" whose suspend and resume are the racing ones. */
+static void pw_race_world(struct kunit *test, struct pw_world *w)
+{
+	w->b = dmm_bus_new(test, "bus");
+	w->d = dmm_drv_alloc(test, w->b, "d");
+	w->d->drv.suspend = pw_race_suspend;
+	w->d->drv.resume = pw_race_resume;
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, w->d), 0);
+}
+
+/* Race as above; return @other's result, and @hold's in *hold_ret. */
+static int pw_race_run(struct kunit *test, struct dmm_dev *hold,
+		       bool hold_suspends, struct dmm_dev *other,
+		       bool other_suspends, int *hold_ret)
+{
+	struct task_struct *t;
+	struct pw_race *r;
+	int ret;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->hold = hold->dev;
+	r->other = other->dev;
+	r->hold_suspends = hold_suspends;
+	init_completion(&r->in_hold);
+	init_completion(&r->other_cb);
+	init_completion(&r->done);
+	WRITE_ONCE(pw_race_cur, r);
+	t = kthread_run(pw_race_thread, r, "pw-race");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(pw_race_cur, NULL);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return -ECHILD;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&r->in_hold, 10 * HZ),
+			      "the held transition never reached its callback");
+	ret = other_suspends ? dmc_device_suspend(other->dev) :
+			       dmc_device_resume(other->dev);
+	wait_for_completion(&r->done);
+	WRITE_ONCE(pw_race_cur, NULL);
+	*hold_ret = r->hold_ret;
+	return ret;
+}
+
+static void power_race_parent_suspend_vs_child_resume(struct kunit *test)
+{
+	struct dmm_dev *p, *c;
+	struct pw_world w;
+	int hold_ret, ret;
+
+	pw_race_world(test, &w);
+	p = pw_dev(test, &w, "p", NULL);
+	c = pw_dev(test, &w, "c", p);
+	KUNIT_ASSERT_EQ(test, dmc_device_suspend(c->dev), 0);
+	ret = pw_race_run(test, p, true, c, false, &hold_ret);
+	KUNIT_EXPECT_EQ(test, hold_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_FALSE_MSG(test, pw_suspended(p) && pw_on(c),
+			       "child resumed under a parent suspending");
+	KUNIT_EXPECT_TRUE(test, pw_suspended(c));
+	KUNIT_EXPECT_EQ(test, dmc_device_resume(p->dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_device_resume(c->dev), 0);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void power_race_child_resume_vs_parent_suspend(struct kunit *test)
+{
+	struct dmm_dev *p, *c;
+	struct pw_world w;
+	int hold_ret, ret;
+
+	pw_race_world(test, &w);
+	p = pw_dev(test, &w, "p", NULL);
+	c = pw_dev(test, &w, "c", p);
+	KUNIT_ASSERT_EQ(test, dmc_device_suspend(c->dev), 0);
+	ret = pw_race_run(test, c, false, p, true, &hold_ret);
+	KUNIT_EXPECT_EQ(test, hold_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_FALSE_MSG(test, pw_suspended(p) && pw_on(c),
+			       "parent suspended under a child resuming");
+	KUNIT_EXPECT_TRUE(test, pw_on(p));
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void power_race_supplier_suspend_vs_consumer_resume(struct kunit *test)
+{
+	struct dmm_dev *s, *c;
+	struct pw_world w;
+	int hold_ret, ret;
+
+	pw_race_world(test, &w);
+	s = pw_dev(test, &w, "s", NULL);
+	c = pw_dev(test, &w, "c", NULL);
+	pw_link(test, c, s);
+	KUNIT_ASSERT_EQ(test, dmc_device_suspend(c->dev), 0);
+	ret = pw_race_run(test, s, true, c, false, &hold_ret);
+	KUNIT_EXPECT_EQ(test, hold_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_FALSE_MSG(test, pw_suspended(s) && pw_on(c),
+			       "consumer resumed under a supplier suspending");
+	KUNIT_EXPECT_EQ(test, dmc_device_resume(s->dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_device_resume(c->dev), 0);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(s);
+}
+
+static void power_race_consumer_resume_vs_supplier_suspend(struct kunit *test)
+{
+	struct dmm_dev *s, *c;
+	struct pw_world w;
+	int hold_ret, ret;
+
+	pw_race_world(test, &w);
+	s = pw_dev(test, &w, "s", NULL);
+	c = pw_dev(test, &w, "c", NULL);
+	pw_link(test, c, s);
+	KUNIT_ASSERT_EQ(test, dmc_device_suspend(c->dev), 0);
+	ret = pw_race_run(test, c, false, s, true, &hold_ret);
+	KUNIT_EXPECT_EQ(test, hold_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_FALSE_MSG(test, pw_suspended(s) && pw_on(c),
+			       "supplier suspended under a consumer resuming");
+	KUNIT_EXPECT_TRUE(test, pw_on(s));
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(s);
+}
+
+/*
+ * Callbacks that use the model under the locks held across them: a
+ * suspend callback adds a member of class k and a device linked to it, a
+ * resume callback deletes them; k's interface's add_dev adds a member of
+ * class k2 linked to the new member, its remove_dev deletes it. Lockdep
+ * must stay on (it turns itself off at its first report).
+ */
+struct pw_lk {
+	struct kunit *test;
+	struct dmm_class *k, *k2;
+	struct dmc_device *target;
+	struct dmm_dev *made, *plain, *by_intf;
+	unsigned int errs;
+	unsigned int walked;
+};
+
+static struct pw_lk *pw_lk_cur;
+
+static struct dmm_dev *pw_lk_add(struct pw_lk *lk, const char *name,
+				 struct dmm_class *c)
+{
+	struct dmm_dev *d = dmm_dev_alloc(lk->test, name);
+
+	d->dev->class = c ? &c->cls : NULL;
+	if (dmm_dev_add(lk->test, d)) {
+		lk->errs++;
+		dmm_dev_put(d);
+		return NULL;
+	}
+	return d;
+}
+
+static int pw_lk_count(struct dmc_device *dev, void *data)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+static int pw_lk_suspend(struct dmc_device *dev)
+{
+	struct pw_lk *lk = READ_ONCE(pw_lk_cur);
+
+	if (!lk || dev != lk->target || lk->made)
+		return 0;
+	lk->made = pw_lk_add(lk, "m", lk->k);
+	lk->plain = pw_lk_add(lk, "x", NULL);
+	if (lk->made && lk->plain &&
+	    IS_ERR(dmc_device_link_add(lk->plain->dev, lk->made->dev)))
+		lk->errs++;
+	dmc_dpm_walk(&lk->walked, pw_lk_count);
+	return 0;
+}
+
+static int pw_lk_resume(struct dmc_device *dev)
+{
+	struct pw_lk *lk = READ_ONCE(pw_lk_cur);
+
+	if (!lk || dev != lk->target)
+		return 0;
+	if (lk->plain)
+		dmm_dev_unregister(lk->plain);
+	if (lk->made)
+		dmm_dev_unregister(lk->made);
+	lk->plain = NULL;
+	lk->made = NULL;
+	return 0;
+}
+
+static int pw_lk_add_dev(struct dmc_device *dev, struct dmc_class_interface *intf)
+{
+	struct pw_lk *lk = READ_ONCE(pw_lk_cur);
+
+	if (!lk || lk->by_intf)
+		return 0;
+	lk->by_intf = pw_lk_add(lk, "i", lk->k2);
+	/* @dev is not registered yet: link to the device being suspended. */
+	if (lk->by_intf &&
+	    IS_ERR(dmc_device_link_add(lk->by_intf->dev, lk->target)))
+		lk->errs++;
+	return 0;
+}
+
+static void pw_lk_remove_dev(struct dmc_device *dev, struct dmc_class_interface *intf)
+{
+	struct pw_lk *lk = READ_ONCE(pw_lk_cur);
+
+	if (!lk || !lk->by_intf)
+		return;
+	dmm_dev_unregister(lk->by_intf);
+	lk->by_intf = NULL;
+}
+
+static void power_callbacks_may_use_the_model_lockdep_stays_on(struct kunit *test)
+{
+	struct dmc_device *fdev = NULL;
+	struct dmm_intf *intf;
+	struct pw_world w;
+	struct dmm_dev *t;
+	struct pw_lk *lk;
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP) || !debug_locks)
+		kunit_skip(test, "lockdep is not running");
+	lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lk);
+	lk->test = test;
+	w.b = dmm_bus_new(test, "bus");
+	w.d = dmm_drv_alloc(test, w.b, "d");
+	w.d->drv.suspend = pw_lk_suspend;
+	w.d->drv.resume = pw_lk_resume;
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, w.d), 0);
+	lk->k = dmm_class_new(test, "k");
+	lk->k2 = dmm_class_new(test, "k2");
+	intf = dmm_intf_alloc(test, lk->k);
+	intf->intf.add_dev = pw_lk_add_dev;
+	intf->intf.remove_dev = pw_lk_remove_dev;
+	KUNIT_ASSERT_EQ(test, dmm_intf_register(test, intf), 0);
+	t = pw_dev(test, &w, "t", NULL);
+	lk->target = t->dev;
+	WRITE_ONCE(pw_lk_cur, lk);
+
+	KUNIT_EXPECT_EQ(test, dmc_suspend_all(&fdev), 0);
+	dmm_put_found(fdev);
+	KUNIT_EXPECT_NOT_NULL(test, lk->made);
+	KUNIT_EXPECT_NOT_NULL(test, lk->by_intf);
+	KUNIT_EXPECT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_NULL(test, lk->made);
+	KUNIT_EXPECT_NULL(test, lk->by_intf);
+
+	KUNIT_EXPECT_EQ(test, dmc_device_suspend(t->dev), 0);
+	KUNIT_EXPECT_NOT_NULL(test, lk->by_intf);
+	KUNIT_EXPECT_EQ(test, dmc_device_resume(t->dev), 0);
+	KUNIT_EXPECT_NULL(test, lk->by_intf);
+
+	dmm_intf_unregister(test, intf);
+	WRITE_ONCE(pw_lk_cur, NULL);
+	KUNIT_EXPECT_EQ(test, lk->errs, 0U);
+	KUNIT_EXPECT_GT(test, lk->walked, 0U);
+	KUNIT_EXPECT_TRUE_MSG(test, debug_locks, "lockdep reported a problem");
+	dmm_dev_unregister(t);
+}
+
 /* power order */
 
 struct pw_walk {
@@ -536,6 +866,11 @@ static struct kunit_case power_test_cases[] = {
 	KUNIT_CASE(power_device_resume_ebusy_while_parent_suspended),
 	KUNIT_CASE(power_device_resume_ebusy_while_supplier_suspended),
 	KUNIT_CASE(power_device_suspend_unbound_device_changes_state),
+	KUNIT_CASE(power_race_parent_suspend_vs_child_resume),
+	KUNIT_CASE(power_race_child_resume_vs_parent_suspend),
+	KUNIT_CASE(power_race_supplier_suspend_vs_consumer_resume),
+	KUNIT_CASE(power_race_consumer_resume_vs_supplier_suspend),
+	KUNIT_CASE(power_callbacks_may_use_the_model_lockdep_stays_on),
 	KUNIT_CASE(power_dpm_order_is_parents_and_suppliers_first),
 	KUNIT_CASE(power_dpm_order_drops_removed_devices),
 	KUNIT_CASE(power_removed_device_is_not_suspended),

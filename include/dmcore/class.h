@@ -36,8 +36,11 @@ struct dmc_class {
 /**
  * struct dmc_class_interface - code told of every device of a class
  * @class: the class
- * @add_dev: a device joined (or was a member when the interface registered)
- * @remove_dev: a device left (or the interface is unregistering)
+ * @add_dev: a device joined (or was a member when the interface registered);
+ *	called with the class's mutex held: it must not add or remove members
+ *	of the same class, nor suspend or resume devices
+ * @remove_dev: a device left (or the interface is unregistering); called
+ *	as @add_dev
  * @node: private to the core
  */
 struct dmc_class_interface {

@@ -36,8 +36,9 @@ enum dmc_probe_type {
  * @remove: unbind from @dev; called with the device lock held
  * @shutdown: quiesce @dev at shutdown
  * @suspend: suspend @dev; an error stops a system suspend, which is
- *	then rolled back
- * @resume: resume @dev
+ *	then rolled back. Called with the device lock and the power-transition
+ *	mutex held: it must not suspend or resume devices itself.
+ * @resume: resume @dev; called as @suspend
  * @suppress_bind_attrs: no "bind" and "unbind" files: the driver's
  *	bindings are decided elsewhere (the real-event bridge's shadow
  *	drivers follow the running kernel), as with Linux's field of that name
