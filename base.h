@@ -203,6 +203,8 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
  * @interfaces: class interfaces, under @mutex
  * @mutex: class interfaces and class membership changes
  * @glue_dir: devices/virtual/<class>, made for the first parentless member
+ * @glue_users: adds between dmc_class_glue_dir() and
+ *	dmc_class_glue_dir_put() (@mutex)
  * @active: users of @bus's callbacks under way (attribute show and store,
  *	see dmc_bus_active_get()); dmc_bus_unregister() clears @bus, then
  *	waits for them
@@ -221,6 +223,7 @@ struct dmc_subsys_private {
 	struct list_head interfaces;
 	struct mutex mutex;		/* class interfaces and members */
 	struct dmc_kobject *glue_dir;
+	unsigned int glue_users;
 	atomic_t active;
 	struct lock_class_key lock_key;
 };
@@ -342,6 +345,8 @@ extern const struct dmc_kset_uevent_ops dmc_bus_uevent_ops;
 int dmc_class_add_device(struct dmc_device *dev);
 void dmc_class_remove_device(struct dmc_device *dev);
 struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls);
+void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
+			    bool failed);
 
 /* driver.c: binding and deferred probe */
 int dmc_driver_attach(struct dmc_driver *drv);

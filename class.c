@@ -158,7 +158,8 @@ EXPORT_SYMBOL_GPL(dmc_class_is_registered);
 
 /*
  * devices/virtual/<class>, made on first use; returned with a reference
- * for the caller, or NULL.
+ * for the caller, or NULL. The caller is a device add: it ends with
+ * dmc_class_glue_dir_put(), which knows whether the add failed.
  */
 struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls)
 {
@@ -172,8 +173,47 @@ struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls)
 		priv->glue_dir = dmc_kobject_create_and_add(cls->name,
 							    dmc_virtual_dir);
 	glue = dmc_kobject_get(priv->glue_dir);
+	if (glue)
+		priv->glue_users++;
 	mutex_unlock(&priv->mutex);
 	return glue;
+}
+
+/*
+ * End a device add's use of @glue. When the add failed, a glue directory
+ * that no other add is using and that has no child is removed again, so
+ * a failed first add leaves the tree as it was (Linux's device_add()
+ * cleans up its glue directory the same way). A successful add leaves a
+ * child in it, and then it stays until the class is unregistered.
+ */
+void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
+			    bool failed)
+{
+	struct dmc_subsys_private *priv = READ_ONCE(cls->p);
+	struct dmc_kobject *gone = NULL;
+	bool empty;
+
+	if (!glue)
+		return;
+	if (priv) {
+		mutex_lock(&priv->mutex);
+		priv->glue_users--;
+		if (failed && !priv->glue_users && priv->glue_dir == glue) {
+			mutex_lock(&dmc_tree_mutex);
+			empty = list_empty(&glue->children);
+			mutex_unlock(&dmc_tree_mutex);
+			if (empty) {
+				gone = glue;
+				priv->glue_dir = NULL;
+			}
+		}
+		mutex_unlock(&priv->mutex);
+	}
+	if (gone) {
+		dmc_kobject_del(gone);
+		dmc_kobject_put(gone);	/* the class's reference */
+	}
+	dmc_kobject_put(glue);
 }
 
 /* Join @dev to its class and tell the class's interfaces. */

@@ -672,9 +672,8 @@ int dmc_device_add(struct dmc_device *dev)
 	}
 
 	err = dmc_kobject_add(&dev->kobj, parent_kobj, "%s", dev->kobj.name);
-	dmc_kobject_put(glue);
 	if (err)
-		goto out_put;
+		goto out_glue;
 	err = dmc_bus_add_device(dev);
 	if (err)
 		goto err_del_kobj;
@@ -716,6 +715,8 @@ int dmc_device_add(struct dmc_device *dev)
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
 	dmc_bus_probe_device(dev);
+	if (glue)
+		dmc_class_glue_dir_put(dev->class, glue, false);
 	dmc_device_put(dev);
 	return 0;
 
@@ -725,6 +726,9 @@ err_bus:
 	dmc_bus_remove_device(dev);
 err_del_kobj:
 	dmc_kobject_del(&dev->kobj);
+out_glue:
+	if (glue)
+		dmc_class_glue_dir_put(dev->class, glue, true);
 out_put:
 	dmc_device_put(dev);
 	return err;

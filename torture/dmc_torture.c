@@ -718,9 +718,18 @@ static int tt_op_rename(struct rnd_state *rs)
 		return -ENOENT;
 	snprintf(name, sizeof(name), "td%u-%u", to_tt_dev(dev)->slot,
 		 tt_rand(rs, 4));
+	/*
+	 * A device's name is hashed by its bus, class and parent: a raw
+	 * kobject rename of it is refused (kobject.c), and must stay
+	 * refused while everything else runs. Success here is a violation.
+	 */
 	err = dmc_kobject_rename(&dev->kobj, name);
+	if (!err) {
+		pr_err(TT "raw rename of device to '%s' was accepted\n", name);
+		atomic_long_inc(&tt_violations);
+	}
 	dmc_device_put(dev);
-	return err;
+	return err == -EOPNOTSUPP ? 0 : (err ?: -EINVAL);
 }
 
 /* Plain directories under the torture's root: made, deleted, renamed. */

@@ -338,7 +338,7 @@ undo_attr() { w $DEV0/a 1; }
 undo_power() { w $DEV0/power/state resume; }
 undo_nothing() { :; }
 
-sweep "bus add" "defect 3: a failed dmc_kset_create_and_add() under the new bus puts a bus reference it never took (KASAN use-after-free in dmc_bus_register)" "$C" "bus add xb" undo_bus_add
+sweep "bus add" "" "$C" "bus add xb" undo_bus_add
 sweep "bus del" "" "$C" "bus del yb" undo_bus_del
 sweep "class add" "" "$C" "class add xc" undo_class_add
 sweep "class del" "" "$C" "class del yc" undo_class_del

@@ -32,7 +32,7 @@
 # Measured (debug kernel, TCG, 2-core host shared with other guests): part
 # 1 (6 rounds) about 2 guest minutes; a load/unload cycle 4.4 s of guest
 # time, 10 to 30 s of host time on the loaded host; hence the timeout:
-# dmc-vm: --timeout 3600
+# dmc-vm: --timeout 1500
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
