@@ -32,6 +32,8 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/hashtable.h>
+#include <linux/stringhash.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/poll.h>
@@ -62,10 +64,27 @@ struct dmc_export_node {
  */
 struct dmc_export_entry {
 	struct list_head node_entry;	/* in node->entries */
+	struct hlist_node hash;		/* in dmc_export_entries */
+	struct dmc_export_node *owner;
 	struct dentry *dentry;
 	bool link;
 	char name[];
 };
+
+/*
+ * Every node's entries, hashed by (node, name): a driver's directory holds
+ * a link per bound device, and a linear search of thousands of them for
+ * each new link made binding quadratic (a soft lockup in dmcore-link's
+ * chain of 3,000).
+ */
+static DEFINE_HASHTABLE(dmc_export_entries, 12);
+static DEFINE_SPINLOCK(dmc_export_entries_lock);
+
+static unsigned long dmc_export_entry_key(struct dmc_export_node *node,
+					  const char *name)
+{
+	return (unsigned long)node ^ full_name_hash(NULL, name, strlen(name));
+}
 
 /* An attribute file: its node and attribute (the file's i_private). */
 struct dmc_export_file {
@@ -112,12 +131,26 @@ static struct dentry *dmc_export_dir_of(const struct dmc_kobject *kobj)
 static struct dmc_export_entry *dmc_export_entry_find(struct dmc_export_node *node,
 						      const char *name, bool link)
 {
-	struct dmc_export_entry *e;
+	unsigned long key = dmc_export_entry_key(node, name);
+	struct dmc_export_entry *e, *found = NULL;
 
-	list_for_each_entry(e, &node->entries, node_entry)
-		if (e->link == link && !strcmp(e->name, name))
-			return e;
-	return NULL;
+	spin_lock(&dmc_export_entries_lock);
+	hash_for_each_possible(dmc_export_entries, e, hash, key)
+		if (e->owner == node && e->link == link && !strcmp(e->name, name)) {
+			found = e;
+			break;
+		}
+	spin_unlock(&dmc_export_entries_lock);
+	return found;
+}
+
+static void dmc_export_entry_free(struct dmc_export_entry *e)
+{
+	spin_lock(&dmc_export_entries_lock);
+	hash_del(&e->hash);
+	spin_unlock(&dmc_export_entries_lock);
+	list_del(&e->node_entry);
+	kfree(e);
 }
 
 static int dmc_export_entry_add(struct dmc_export_node *node, const char *name,
@@ -130,9 +163,13 @@ static int dmc_export_entry_add(struct dmc_export_node *node, const char *name,
 	if (!e)
 		return -ENOMEM;
 	memcpy(e->name, name, len);
+	e->owner = node;
 	e->dentry = dentry;
 	e->link = link;
 	list_add_tail(&e->node_entry, &node->entries);
+	spin_lock(&dmc_export_entries_lock);
+	hash_add(dmc_export_entries, &e->hash, dmc_export_entry_key(node, name));
+	spin_unlock(&dmc_export_entries_lock);
 	return 0;
 }
 
@@ -352,7 +389,7 @@ static void dmc_export_free_node(struct dmc_export_node *node)
 	list_for_each_entry_safe(ef, tmp, &node->files, node_entry)
 		kfree(ef);
 	list_for_each_entry_safe(e, etmp, &node->entries, node_entry)
-		kfree(e);
+		dmc_export_entry_free(e);
 	kfree(node);
 }
 
@@ -524,8 +561,7 @@ static void dmc_export_link_removed(struct dmc_listener *l,
 	if (!e)
 		return;
 	debugfs_remove(e->dentry);
-	list_del(&e->node_entry);
-	kfree(e);
+	dmc_export_entry_free(e);
 }
 
 static struct dmc_listener dmc_export_listener = {
