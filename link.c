@@ -23,6 +23,7 @@
 
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -394,6 +395,7 @@ void dmc_device_links_unbind_consumers(struct dmc_device *dev)
 	while ((leaf = dmc_links_bound_leaf(dev))) {
 		dmc_device_release_driver(leaf);
 		dmc_device_put(leaf);
+		cond_resched();	/* a chain of thousands is one call */
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
+#include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -441,8 +442,10 @@ static struct dmm_dev **lk_devs(struct kunit *test, unsigned int n,
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		v[i] = dmm_dev_new(test, dmm_str(test, "d%u-%u", n, i), b, NULL, d);
+		cond_resched();	/* thousands under KASAN: no soft lockup */
+	}
 	return v;
 }
 
@@ -486,8 +489,10 @@ static unsigned long lk_chain(struct kunit *test, unsigned int n)
 	struct dmm_dev *s;
 	unsigned int i;
 
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		lk_add(test, d[i], d[i - 1]);
+		cond_resched();
+	}
 	s = dmm_dev_new(test, dmm_str(test, "s%u", n), NULL, NULL, NULL);
 
 	hi = lk_stack_paint();
@@ -592,8 +597,10 @@ static unsigned long lk_unbind_chain(struct kunit *test, unsigned int n)
 	unsigned long hi, used;
 	unsigned int i;
 
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		lk_add(test, d[i], d[i - 1]);
+		cond_resched();
+	}
 	for (i = 0; i < n; i++)
 		KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(d[i]->dev));
 	hi = lk_stack_paint();
