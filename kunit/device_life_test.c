@@ -39,12 +39,14 @@ static void device_put_without_del_is_counted_misuse_not_free(struct kunit *test
 	struct dmc_device *dev = a->dev, *found;
 
 	DMCT_EXPECT_MISUSE(test, 1, dmm_dev_put(a));
+	dmc_kobject_flush_releases();
 	KUNIT_ASSERT_EQ_MSG(test, a->released, 0U,
 			    "a registered device was freed by a put");
 	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(dev));
 
 	/* A put without any reference: refused, still there. */
 	DMCT_EXPECT_MISUSE(test, 1, dmc_device_put(dev));
+	dmc_kobject_flush_releases();
 	KUNIT_ASSERT_EQ(test, a->released, 0U);
 
 	/* The lists still lead to it, and it is intact. */
@@ -59,9 +61,11 @@ static void device_put_without_del_is_counted_misuse_not_free(struct kunit *test
 
 	/* Deleting it (here, with its parent) frees it. */
 	dmm_dev_del(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), 0U);
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
@@ -79,8 +83,10 @@ static void device_puts_around_del_are_no_misuse(struct kunit *test)
 	dmm_dev_get(a);
 	dmm_dev_del(a);
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 0U);
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), before);
 }
@@ -217,6 +223,7 @@ static void device_second_del_waits_for_the_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_bus_unregister_notifier(&b->bus, &r->nb), 0);
 	a->added = false;
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -255,7 +262,9 @@ static void device_parent_del_waits_for_child_del(struct kunit *test)
 	c->added = false;
 	dmm_dev_put(c);
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
@@ -297,6 +306,7 @@ static void bus_unregister_waits_for_device_del(struct kunit *test)
 	dmc_kobject_put(bk);
 	a->added = false;
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -324,6 +334,7 @@ static void class_unregister_waits_for_device_del(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_bus_unregister_notifier(&b->bus, &r->nb), 0);
 	a->added = false;
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 1U);
 }
 
@@ -359,6 +370,7 @@ static void device_del_of_deep_chain_does_not_recurse(struct kunit *test)
 	/* Each child holds its parent: the deepest goes first. */
 	for (i = 0; i < DL_DEPTH; i++)
 		dmm_dev_put(chain[i]);
+	dmc_kobject_flush_releases();
 	for (i = 0; i < DL_DEPTH; i++)
 		KUNIT_EXPECT_EQ(test, chain[i]->released, 1U);
 	KUNIT_EXPECT_LT(test, chain[DL_DEPTH - 1]->release_seq,
@@ -387,11 +399,14 @@ static void kobject_deleted_with_device_cannot_be_readded(struct kunit *test)
 	if (!err)
 		dmc_kobject_del(&k->kobj);
 	dmc_kobject_put(&k->kobj);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, rec->released, 1U);
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ_MSG(test, p->released, 1U,
 			    "the old parent's reference was lost");
 	dmm_dev_unregister(q);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, q->released, 1U);
 }
 
@@ -409,7 +424,9 @@ static void device_deleted_with_parent_cannot_be_readded(struct kunit *test)
 	c->added = false;
 	dmm_dev_put(p);
 	dmm_dev_put(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 

@@ -127,6 +127,7 @@ static void device_add_under_deleted_parent_fails_enoent(struct kunit *test)
 	dmm_dev_put(p);
 	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
@@ -208,6 +209,7 @@ static void device_child_named_like_parent_entry_fails_eexist(struct kunit *test
 		KUNIT_EXPECT_EQ_MSG(test, dmm_dev_add(test, c), -EEXIST,
 				    "child '%s'", names[i]);
 		dmm_dev_put(c);
+		dmc_kobject_flush_releases();
 		KUNIT_EXPECT_EQ(test, c->released, 1U);
 	}
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(p), refs);
@@ -561,10 +563,12 @@ static void device_release_runs_once_after_last_put(struct kunit *test)
 
 	dmm_dev_get(a);
 	dmm_dev_unregister(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 0U);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(a->dev));
 	dmm_dev_get(a);
 	dmm_dev_put(a);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, a->released, 0U);
 	dmm_dev_put(a);
 	dmc_kobject_flush_releases();
@@ -581,15 +585,18 @@ static void device_child_holds_parent_until_child_released(struct kunit *test)
 	KUNIT_EXPECT_GT(test, dmm_dev_refs(p), refs);
 	dmm_dev_get(c);
 	dmm_dev_unregister(c);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 0U);
 	KUNIT_EXPECT_GT(test, dmm_dev_refs(p), refs);
 
 	/* the parent goes away, but stays allocated for its child */
 	dmm_dev_unregister(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 0U);
 	dmm_dev_put(c);
 	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 	KUNIT_EXPECT_LT(test, c->release_seq, p->release_seq);
 }
@@ -644,6 +651,7 @@ static void device_del_removes_children_first(struct kunit *test)
 
 	/* the test's references keep them all; the parent dies last */
 	dmm_dev_put(p);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 0U);
 	dmm_dev_unregister(g);
 	dmm_dev_unregister(c1);
@@ -667,18 +675,21 @@ static void device_del_again_does_nothing_then_put_releases(struct kunit *test)
 	dmct_listen(test);
 	dmm_dev_unregister(p);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(c->dev));
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 0U);
 	refs = dmm_dev_refs(c);
 
 	dmm_dev_del(c);
 	dmm_dev_del(c);
 	KUNIT_EXPECT_EQ(test, dmm_dev_refs(c), refs);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 0U);
 	KUNIT_EXPECT_GE(test, dmct_ev_index(ct, DMC_KOBJ_REMOVE, cp), 0);
 	KUNIT_EXPECT_EQ(test, ct->nr_evs, 1U);	/* one remove, no second */
 	dmm_dev_put(c);
 	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
@@ -1057,6 +1068,7 @@ static void device_add_under_parent_being_deleted_leaves_no_orphan(struct kunit 
 	dmm_dev_put(p);
 	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, c->released, 1U);
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ(test, p->released, 1U);
 }
 
