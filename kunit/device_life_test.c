@@ -301,6 +301,7 @@ static void bus_unregister_waits_for_device_del(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(a->dev));
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&a->dev->kobj));
 	/* Only our lookup holds the bus's private part now. */
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ_MSG(test, dmc_kobject_refcount(bk), 1U,
 			    "the deleted device still holds the bus");
 	dmc_kobject_put(bk);
@@ -328,6 +329,7 @@ static void class_unregister_waits_for_device_del(struct kunit *test)
 	dl_race_run(test, r);
 	KUNIT_EXPECT_FALSE(test, dmc_class_is_registered(&k->cls));
 	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&a->dev->kobj));
+	dmc_kobject_flush_releases();
 	KUNIT_EXPECT_EQ_MSG(test, dmc_kobject_refcount(ck), 1U,
 			    "the deleted device still holds the class");
 	dmc_kobject_put(ck);
