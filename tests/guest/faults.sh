@@ -211,7 +211,7 @@ sweep() {
 		notok "fail-nth $name: undo does not restore the start"
 		return
 	fi
-	k=1 failed=0 absorbed=0 differ=0 bad=0 notes='' partial=0
+	k=1 nfail=0 absorbed=0 differ=0 bad=0 notes='' partial=0
 	while [ $k -le "$MAX_N" ]; do
 		if [ $((k % 25)) = 0 ]; then
 			now=$(cut -d. -f1 /proc/uptime)
@@ -230,7 +230,7 @@ sweep() {
 		take_snapshot 2>/dev/null
 		s=$snap
 		if [ "$st" != 0 ]; then
-			failed=$((failed + 1))
+			nfail=$((nfail + 1))
 			if [ $fired = 0 ]; then
 				bad=$((bad + 1))
 				notes="$notes N=$k:failed-uninjected($err)"
@@ -282,7 +282,7 @@ sweep() {
 	points=$((k - 1))
 	total_points=$((total_points + points))
 	total_verbs=$((total_verbs + 1))
-	what="fail-nth $name: $points injection points ($failed failed with ENOMEM, $absorbed absorbed, $differ of them with a different result)"
+	what="fail-nth $name: $points injection points ($nfail failed with ENOMEM, $absorbed absorbed, $differ of them with a different result)"
 	if [ $k -gt "$MAX_N" ]; then
 		notok "$what: still failing at N=$MAX_N"
 	elif [ $bad -gt 0 ] || [ $setup_bad = 1 ]; then
