@@ -8,6 +8,7 @@
  * sequences and the bus's refcount. Names are "bs<N>-<name>".
  */
 #include <kunit/test.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "model_util.h"
@@ -237,9 +238,11 @@ static void bus_find_device_by_name_among_thousands(struct kunit *test)
 
 	devs = kunit_kcalloc(test, BS_MANY_DEVS, sizeof(*devs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, devs);
-	for (i = 0; i < BS_MANY_DEVS; i++)
+	for (i = 0; i < BS_MANY_DEVS; i++) {
 		devs[i] = dmm_dev_new(test, dmm_str(test, "n%u", i), b, NULL,
 				      NULL);
+		cond_resched();	/* thousands under KASAN: no soft lockup */
+	}
 	KUNIT_EXPECT_EQ(test, dmc_bus_device_count(&b->bus), BS_MANY_DEVS);
 
 	for (i = 0; i < BS_MANY_DEVS; i++) {
