@@ -1486,6 +1486,13 @@ static int dmc_ctl_device_add(char **pos)
 	cdev->listed = true;
 	cdev->adding = true;	/* its name is taken, its bus in use */
 	spin_unlock(&dmc_ctl_lock);
+	/*
+	 * Once added, the device can be deleted by another command (its own
+	 * "device del", its parent's, or its bus going) before
+	 * dmc_device_add() returns here; the tree callback then drops the
+	 * list's reference. This one keeps @cdev alive until we are done.
+	 */
+	dmc_device_get(&cdev->dev);
 	dmc_ctl_unlock();
 	err = dmc_device_add(&cdev->dev);	/* probes */
 	dmc_ctl_relock();
@@ -1500,8 +1507,9 @@ static int dmc_ctl_device_add(char **pos)
 			pr_err_ratelimited("device add: cannot add device '%s': %d\n",
 					   name, err);
 		if (dmc_ctl_unlist(cdev))
-			dmc_device_put(&cdev->dev);	/* release frees it */
+			dmc_device_put(&cdev->dev);	/* the list's */
 	}
+	dmc_device_put(&cdev->dev);	/* ours; may release it */
 out:
 	dmc_device_put(parent);
 	return err;

@@ -311,6 +311,20 @@ check "a command runs while another's probe sleeps (${r}, $((t2 - t1))0 ms)" \
 	test "$r" = OK -a $busy = 1 -a $((t2 - t1)) -lt 150
 wait $slow
 check "the slow device add succeeds" test "$(cat $T/slow)" = OK
+
+# A device deleted by another command while its own add still probes: the
+# delete waits for the probe, then takes the device; the add returns after
+# that and must not touch the device it no longer owns (KASAN sees it).
+must "driver add sg bus=sb match=gone* delay_ms=2000"
+(CMDF=$T/cmd.s ctl "device add gone0 bus=sb") >$T/slow &
+slow=$!
+sleep 0.5
+r=$(CMDF=$T/cmd.q ctl "device del /devices/gone0")
+wait $slow
+check "device del while the device's add probes: both succeed (add $(cat $T/slow), del $r)" \
+	test "$(cat $T/slow)" = OK -a "$r" = OK
+check "device del while the device's add probes: the device is gone" test ! -e $D/gone0
+must "driver del sg"
 must "device add slow1 bus=qb"
 (CMDF=$T/cmd.s ctl "driver add sd2 bus=qb match=slow* delay_ms=3000") >$T/slow &
 slow=$!
