@@ -389,6 +389,7 @@ int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 extern struct mutex dmc_links_mutex;
 extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */
+extern struct list_head dmc_dpm_suspended;	/* its continuation, ditto */
 
 /* dm_core.c: the roots of the tree */
 extern struct dmc_kset *dmc_devices_kset;

@@ -353,62 +353,72 @@ static void dmc_inv_subsystems(struct dmc_inv *inv, struct dmc_kset *kset,
 
 /* ---- the power order ------------------------------------------------------ */
 
-/* Is @a before @b in the power order? Both on it; dmc_dpm_mutex held. */
-static bool dmc_inv_dpm_before(struct dmc_device_private *a,
-			       struct dmc_device_private *b)
-{
-	struct dmc_device_private *p;
-
-	list_for_each_entry(p, &dmc_dpm_list, dpm_entry) {
-		if (p == a)
-			return true;
-		if (p == b)
-			return false;
-	}
-	return false;
-}
-
-/* Is @p on the power order list (not on the suspended one, not off)? */
-static bool dmc_inv_dpm_listed(struct dmc_device_private *p)
+/*
+ * Position of @p in the power order, which is the list followed by the
+ * suspended list (power.c), or -1 if it is on neither. dmc_dpm_mutex held.
+ */
+static long dmc_inv_dpm_pos(struct dmc_device_private *p)
 {
 	struct dmc_device_private *q;
+	long pos = 0;
 
 	if (list_empty(&p->dpm_entry))
-		return false;
-	list_for_each_entry(q, &dmc_dpm_list, dpm_entry)
+		return -1;
+	list_for_each_entry(q, &dmc_dpm_list, dpm_entry) {
 		if (q == p)
-			return true;
-	return false;
+			return pos;
+		pos++;
+	}
+	list_for_each_entry(q, &dmc_dpm_suspended, dpm_entry) {
+		if (q == p)
+			return pos;
+		pos++;
+	}
+	return -1;
+}
+
+/* Check @p against @pp, its parent or supplier, which must come first. */
+static void dmc_inv_dpm_after(struct dmc_inv *inv, struct dmc_device_private *p,
+			      long pos, struct dmc_device_private *pp,
+			      const char *what)
+{
+	long ppos = dmc_inv_dpm_pos(pp);
+
+	if (ppos >= 0 && ppos > pos)
+		dmc_inv_fail(inv, "power order: '%s' before its %s '%s'",
+			     p->device->kobj.name, what, pp->device->kobj.name);
+}
+
+static void dmc_inv_power_order_one(struct dmc_inv *inv,
+				    struct dmc_device_private *p, long pos)
+{
+	struct dmc_device *dev = p->device;
+	struct dmc_device_link *link;
+
+	if (kref_read(&dev->kobj.kref) < 1)
+		dmc_inv_fail(inv, "'%s' is in the power order with refcount 0",
+			     dev->kobj.name);
+	if (dev->parent)
+		dmc_inv_dpm_after(inv, p, pos, dev->parent->p, "parent");
+	list_for_each_entry(link, &p->suppliers, c_node) {
+		if (kref_read(&link->supplier->kobj.kref) < 1)
+			dmc_inv_fail(inv, "'%s' links to a released supplier",
+				     dev->kobj.name);
+		dmc_inv_dpm_after(inv, p, pos, link->supplier->p, "supplier");
+	}
 }
 
 static void dmc_inv_power_order(struct dmc_inv *inv)
 {
-	struct dmc_device_private *p, *pp;
-	struct dmc_device_link *link;
+	struct dmc_device_private *p;
+	long pos = 0;
 
 	mutex_lock(&dmc_links_mutex);
 	mutex_lock(&dmc_dpm_mutex);
-	list_for_each_entry(p, &dmc_dpm_list, dpm_entry) {
-		struct dmc_device *dev = p->device;
-
-		if (kref_read(&dev->kobj.kref) < 1)
-			dmc_inv_fail(inv, "'%s' is in the power order with refcount 0",
-				     dev->kobj.name);
-		pp = dev->parent ? dev->parent->p : NULL;
-		if (pp && dmc_inv_dpm_listed(pp) && !dmc_inv_dpm_before(pp, p))
-			dmc_inv_fail(inv, "power order: '%s' before its parent '%s'",
-				     dev->kobj.name, dev->parent->kobj.name);
-		list_for_each_entry(link, &p->suppliers, c_node) {
-			if (kref_read(&link->supplier->kobj.kref) < 1)
-				dmc_inv_fail(inv, "'%s' links to a released supplier",
-					     dev->kobj.name);
-			pp = link->supplier->p;
-			if (dmc_inv_dpm_listed(pp) && !dmc_inv_dpm_before(pp, p))
-				dmc_inv_fail(inv, "power order: '%s' before its supplier '%s'",
-					     dev->kobj.name,
-					     link->supplier->kobj.name);
-		}
-	}
+	list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
+		dmc_inv_power_order_one(inv, p, pos++);
+	list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry)
+		dmc_inv_power_order_one(inv, p, pos++);
 	mutex_unlock(&dmc_dpm_mutex);
 	mutex_unlock(&dmc_links_mutex);
 }

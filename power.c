@@ -15,6 +15,14 @@
  * failure at any device is rolled back by resuming the suspended list
  * from its head, which restores the original order.
  *
+ * The power order is therefore the list followed by the suspended list,
+ * and every move keeps it so: its tail is the suspended list's tail
+ * while that list is not empty. A device added while the system is
+ * suspended (a child of a suspended parent, say) joins there, and so
+ * does everything a new link moves: resume then brings them back after
+ * their parents and suppliers (a device on already is simply passed
+ * over), and the next suspend takes them first.
+ *
  * Every power transition, of the system or of one device, runs under
  * dmc_pm_transition_mutex, and a device's power state changes only there
  * (and under its device lock). So a single-device suspend or resume sees
@@ -33,7 +41,7 @@
 /* The power order and the suspended list. */
 DEFINE_MUTEX(dmc_dpm_mutex);
 LIST_HEAD(dmc_dpm_list);
-static LIST_HEAD(dmc_dpm_suspended);
+LIST_HEAD(dmc_dpm_suspended);
 
 /* One power transition (system or single device) at a time; see base.h. */
 static DEFINE_MUTEX(dmc_pm_transition_mutex);
@@ -69,10 +77,18 @@ enum dmc_power_state dmc_device_power_state(struct dmc_device *dev)
 }
 EXPORT_SYMBOL_GPL(dmc_device_power_state);
 
+/* The tail of the power order (see above); dmc_dpm_mutex held. */
+static struct list_head *dmc_dpm_tail(void)
+{
+	lockdep_assert_held(&dmc_dpm_mutex);
+	return list_empty(&dmc_dpm_suspended) ? &dmc_dpm_list :
+						&dmc_dpm_suspended;
+}
+
 void dmc_dpm_add(struct dmc_device *dev)
 {
 	mutex_lock(&dmc_dpm_mutex);
-	list_add_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+	list_add_tail(&dev->p->dpm_entry, dmc_dpm_tail());
 	mutex_unlock(&dmc_dpm_mutex);
 }
 
@@ -176,7 +192,7 @@ int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held)
 		for (i = post.n; i--; ) {
 			d = post.v[i];
 			if (!list_empty(&d->p->dpm_entry))
-				list_move_tail(&d->p->dpm_entry, &dmc_dpm_list);
+				list_move_tail(&d->p->dpm_entry, dmc_dpm_tail());
 		}
 	}
 	mutex_unlock(&dmc_dpm_mutex);
@@ -279,9 +295,11 @@ int dmc_suspend_all(struct dmc_device **failed)
 		err = dmc_suspend_one(dev);
 		mutex_lock(&dmc_dpm_mutex);
 		if (err) {
-			/* Back to its place at the tail, then roll back. */
-			if (!list_empty(&dev->p->dpm_entry))
-				list_move_tail(&dev->p->dpm_entry, &dmc_dpm_list);
+			/*
+			 * Roll back. @dev stays where it is in the order (a
+			 * link may have moved it meanwhile); still on, it is
+			 * passed over by the resume that puts it back.
+			 */
 			pr_warn("dmcore: suspend of '%s' failed: %d; resuming\n",
 				dmc_dev_name(dev), err);
 			dmc_dpm_resume_suspended();
@@ -418,10 +436,15 @@ static struct dmc_device **dmc_dpm_snapshot(void)
 	mutex_lock(&dmc_dpm_mutex);
 	list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
 		n++;
+	list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry)
+		n++;
 	devs = kvcalloc(n + 1, sizeof(*devs), GFP_KERNEL);
-	if (devs)
+	if (devs) {
 		list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
 			devs[i++] = dmc_device_get(p->device);
+		list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry)
+			devs[i++] = dmc_device_get(p->device);
+	}
 	mutex_unlock(&dmc_dpm_mutex);
 	return devs;
 }
@@ -432,8 +455,8 @@ static struct dmc_device **dmc_dpm_snapshot(void)
  * @fn: called with a referenced device and no core lock held; a nonzero
  *	return stops the walk
  *
- * The walk is over a snapshot taken at the start. Devices suspended by a
- * system suspend in progress are not in it.
+ * The walk is over a snapshot of the whole order taken at the start,
+ * also while a system suspend is in effect.
  *
  * Context: may sleep.
  * Return: the first nonzero value of @fn, 0, or -ENOMEM.

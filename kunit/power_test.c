@@ -17,6 +17,7 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <dmcore/invariants.h>
 #include "model_util.h"
 
 /* A bus with driver "d"; devices made with pw_dev() are bound to it. */
@@ -287,6 +288,182 @@ static void power_rollback_resumes_in_reverse(struct kunit *test)
 	dmm_dev_unregister(c1);
 	dmm_dev_unregister(p);
 	dmm_dev_unregister(s);
+}
+
+/*
+ * The power order while a system suspend is in effect: the order is the
+ * list followed by the suspended list, and a device added or moved by a
+ * link meanwhile joins its tail, so that resume brings it back after its
+ * parent and suppliers and the next suspend takes it first.
+ */
+static void power_child_added_while_suspended_stays_after_parent(struct kunit *test)
+{
+	struct dmc_device *fdev = NULL;
+	struct dmm_dev *p, *c, *x;
+	struct pw_world w;
+
+	pw_world(test, &w);
+	p = pw_dev(test, &w, "p", NULL);
+	KUNIT_ASSERT_EQ(test, dmc_suspend_all(&fdev), 0);
+	c = pw_dev(test, &w, "c", p);	/* under a suspended parent */
+	x = pw_dev(test, &w, "x", NULL);
+	KUNIT_EXPECT_TRUE(test, pw_on(c));
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_TRUE(test, pw_on(p));
+	KUNIT_EXPECT_EQ(test, dmm_log_count(test, "resume:c"), 0U);	/* was on */
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+
+	dmm_log_clear(test);
+	KUNIT_ASSERT_EQ(test, dmc_suspend_all(&fdev), 0);
+	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_GE(test, pw_index(test, "suspend", c), 0);
+	KUNIT_EXPECT_LT(test, pw_index(test, "suspend", c),
+			pw_index(test, "suspend", p));
+	KUNIT_EXPECT_GE(test, pw_index(test, "resume", p), 0);
+	KUNIT_EXPECT_LT(test, pw_index(test, "resume", p),
+			pw_index(test, "resume", c));
+	KUNIT_EXPECT_EQ(test, dmm_log_count(test, "suspend:x"), 1U);
+	dmm_dev_unregister(x);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(p);
+}
+
+static void power_link_added_while_suspended_resumes_consumer(struct kunit *test)
+{
+	struct dmc_device *fdev = NULL;
+	struct dmm_dev *s, *c, *cc;
+	struct pw_world w;
+
+	pw_world(test, &w);
+	c = pw_dev(test, &w, "c", NULL);
+	cc = pw_dev(test, &w, "cc", c);
+	s = pw_dev(test, &w, "s", NULL);
+	KUNIT_ASSERT_EQ(test, dmc_suspend_all(&fdev), 0);
+	pw_link(test, c, s);	/* moves c and cc after s, all suspended */
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_TRUE(test, pw_on(s));
+	KUNIT_EXPECT_TRUE(test, pw_on(c));
+	KUNIT_EXPECT_TRUE(test, pw_on(cc));
+	KUNIT_EXPECT_GE(test, pw_index(test, "resume", s), 0);
+	KUNIT_EXPECT_LT(test, pw_index(test, "resume", s),
+			pw_index(test, "resume", c));
+	KUNIT_EXPECT_LT(test, pw_index(test, "resume", c),
+			pw_index(test, "resume", cc));
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	dmm_dev_unregister(cc);
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(s);
+}
+
+/*
+ * A system suspend held inside one driver's suspend callback (in a
+ * kthread) while this thread adds a child of a device suspended already
+ * and links a device not yet suspended to it as consumer.
+ */
+struct pw_mid {
+	struct dmc_device *hold;
+	int ret;
+	struct completion in_hold;	/* the held callback began */
+	struct completion go;		/* it may return */
+	struct completion done;		/* dmc_suspend_all() returned */
+};
+
+static struct pw_mid *pw_mid_cur;
+
+static int pw_mid_suspend(struct dmc_device *dev)
+{
+	struct pw_mid *m = READ_ONCE(pw_mid_cur);
+
+	if (m && dev == m->hold) {
+		complete(&m->in_hold);
+		wait_for_completion_timeout(&m->go, 10 * HZ);
+	}
+	return 0;
+}
+
+static int pw_mid_thread(void *data)
+{
+	struct pw_mid *m = data;
+	struct dmc_device *fdev = NULL;
+
+	m->ret = dmc_suspend_all(&fdev);
+	dmc_device_put(fdev);
+	kthread_complete_and_exit(&m->done, 0);
+}
+
+static void power_devices_added_during_suspend_keep_order(struct kunit *test)
+{
+	struct dmm_dev *k, *h, *p, *c;
+	struct task_struct *t;
+	struct dmc_device *fdev = NULL;
+	struct dmm_drv *hd;
+	struct pw_world w;
+	struct pw_mid *m;
+
+	pw_world(test, &w);
+	hd = dmm_drv_alloc(test, w.b, "hd");
+	hd->drv.suspend = pw_mid_suspend;
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, hd), 0);
+	k = pw_dev(test, &w, "k", NULL);
+	h = dmm_dev_new(test, "h", w.b, NULL, hd);
+	p = pw_dev(test, &w, "p", NULL);	/* order: k h p */
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->hold = h->dev;
+	init_completion(&m->in_hold);
+	init_completion(&m->go);
+	init_completion(&m->done);
+	WRITE_ONCE(pw_mid_cur, m);
+	t = kthread_run(pw_mid_thread, m, "pw-mid");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(pw_mid_cur, NULL);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&m->in_hold, 10 * HZ),
+			      "the system suspend never reached h");
+	/* p is suspended, h is suspending, k is still on */
+	KUNIT_EXPECT_TRUE(test, pw_suspended(p));
+	KUNIT_EXPECT_TRUE(test, pw_on(k));
+	c = pw_dev(test, &w, "c", p);
+	pw_link(test, k, p);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	complete(&m->go);
+	wait_for_completion(&m->done);
+	WRITE_ONCE(pw_mid_cur, NULL);
+	KUNIT_EXPECT_EQ(test, m->ret, 0);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_TRUE(test, pw_on(p));
+	KUNIT_EXPECT_TRUE(test, pw_on(c));
+	KUNIT_EXPECT_TRUE(test, pw_on(k));
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	/* whatever was on already was passed over; p came back first */
+	KUNIT_EXPECT_EQ(test, dmm_log_count(test, "resume:c"), 0U);
+	KUNIT_EXPECT_EQ(test, dmm_log_count(test, "resume:k") +
+			      dmm_log_count(test, "suspend:k"), 0U);
+
+	/* the next suspend and resume follow the order */
+	dmm_log_clear(test);
+	KUNIT_ASSERT_EQ(test, dmc_suspend_all(&fdev), 0);
+	KUNIT_ASSERT_EQ(test, dmc_resume_all(), 0);
+	KUNIT_EXPECT_GE(test, pw_index(test, "suspend", c), 0);
+	KUNIT_EXPECT_LT(test, pw_index(test, "suspend", c),
+			pw_index(test, "suspend", p));
+	KUNIT_EXPECT_LT(test, pw_index(test, "suspend", k),
+			pw_index(test, "suspend", p));
+	KUNIT_EXPECT_LT(test, pw_index(test, "resume", p),
+			pw_index(test, "resume", c));
+	KUNIT_EXPECT_LT(test, pw_index(test, "resume", p),
+			pw_index(test, "resume", k));
+	dmm_dev_unregister(c);
+	dmm_dev_unregister(k);
+	dmm_dev_unregister(p);
+	dmm_dev_unregister(h);
 }
 
 /* single devices */
@@ -860,6 +1037,9 @@ static struct kunit_case power_test_cases[] = {
 	KUNIT_CASE(power_link_chain_orders_transitively),
 	KUNIT_CASE(power_suspend_failure_rolls_back_and_names_device),
 	KUNIT_CASE(power_rollback_resumes_in_reverse),
+	KUNIT_CASE(power_child_added_while_suspended_stays_after_parent),
+	KUNIT_CASE(power_link_added_while_suspended_resumes_consumer),
+	KUNIT_CASE(power_devices_added_during_suspend_keep_order),
 	KUNIT_CASE(power_device_suspend_ebusy_while_child_on),
 	KUNIT_CASE(power_device_suspend_ebusy_while_consumer_on),
 	KUNIT_CASE(power_device_suspend_twice_suspends_once),
