@@ -67,7 +67,7 @@
  *                               dev->p->dpm_entry (power.c).
  *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
  *                               dev->p->deferred, ->knode_waits, ->waits_for,
- *                               ->deferred_by (driver.c).
+ *                               ->deferred_by (deferred.c).
  *   dmc_tree_mutex   (mutex)    the shape of the tree: DMC_KOBJ_IN_TREE,
  *                               kobj->children/sibling, the (parent, name)
  *                               index, the root list, and the listener list
@@ -348,20 +348,35 @@ struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls);
 void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
 			    bool failed);
 
-/* driver.c: binding and deferred probe */
-int dmc_driver_attach(struct dmc_driver *drv);
-void dmc_device_initial_probe(struct dmc_device *dev);
+/* driver.c: registration, the driver's lifetime and files */
 void dmc_driver_remove(struct dmc_driver_private *dp);
 struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp);
 void dmc_driver_active_put(struct dmc_driver_private *dp);
-void dmc_deferred_probe_del(struct dmc_device *dev);
-int dmc_probe_init(void);
-void dmc_probe_exit(void);
-bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
-bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
 
 extern const struct dmc_attribute_group *dmc_driver_core_groups[];
 extern const struct dmc_attribute_group *dmc_driver_uevent_groups[];
+
+/* dd.c: binding, asynchronous probing, the deferred worker */
+int dmc_driver_attach(struct dmc_driver *drv);
+void dmc_driver_detach(struct dmc_driver *drv);
+void dmc_device_initial_probe(struct dmc_device *dev);
+bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
+bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
+void dmc_deferred_kick(void);
+int dmc_probe_init(void);
+void dmc_probe_exit(void);
+
+/* deferred.c: who waits for what */
+int dmc_deferred_init(void);
+void dmc_deferred_exit(void);
+int dmc_deferred_triggers(void);
+void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
+			    struct dmc_driver *drv);
+void dmc_deferred_probe_del(struct dmc_device *dev);
+void dmc_deferred_trigger(const char *name, bool all_unnamed);
+struct dmc_device *dmc_deferred_next(void);
+void dmc_deferred_drop_driver(struct dmc_driver *drv);
+void dmc_clear_waits_for(struct dmc_device *dev);
 
 /* link.c */
 

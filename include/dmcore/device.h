@@ -155,7 +155,7 @@ struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *
 struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
 						 const char *name);
 
-/* Probing: dd.c in Linux, driver.c here */
+/* Probing: dd.c (and deferred.c), as dd.c in Linux */
 int dmc_device_attach(struct dmc_device *dev);
 int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev);
 void dmc_device_release_driver(struct dmc_device *dev);

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Binding a device to a driver: match, probe, asynchronous probing, the
+ * deferred-probe worker, releasing the driver of a device, reprobing.
+ * The counterpart of Linux's binding code, in the file of this name in
+ * drivers/base/. The deferred-probe bookkeeping (who waits for what) is
+ * in deferred.c, driver registration in driver.c.
+ *
+ * Binding runs in both orders: an added device is offered to its bus's
+ * drivers (dmc_device_initial_probe()), a registered driver to its bus's
+ * unbound devices (dmc_driver_attach()). Every offer goes through
+ * __dmc_device_attach() and dmc_driver_try(). Probe and remove run with
+ * the device lock held and no core-wide lock.
+ */
+
+#include <linux/export.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "base.h"
+
+static struct workqueue_struct *dmc_probe_wq;
+static struct work_struct dmc_deferred_work;
+
+/* Work queued and not yet finished, for dmc_wait_for_device_probe(). */
+static atomic_t dmc_probe_pending = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(dmc_probe_waitq);
+
+static atomic_long_t dmc_probe_calls = ATOMIC_LONG_INIT(0);
+
+/**
+ * dmc_probe_count() - how many probe callbacks dmcore has made
+ *
+ * Return: the number of bus or driver probe calls since load.
+ */
+unsigned long dmc_probe_count(void)
+{
+	return atomic_long_read(&dmc_probe_calls);
+}
+EXPORT_SYMBOL_GPL(dmc_probe_count);
+
+/* ---- probe work and its accounting ------------------------------------------- */
+
+static void dmc_probe_work_done(void)
+{
+	if (atomic_dec_and_test(&dmc_probe_pending))
+		wake_up_all(&dmc_probe_waitq);
+}
+
+/* Queue @work, counted as pending until it calls dmc_probe_work_done(). */
+static void dmc_probe_queue(struct work_struct *work)
+{
+	atomic_inc(&dmc_probe_pending);
+	if (!queue_work(dmc_probe_wq, work))
+		dmc_probe_work_done();	/* already queued: that run will see it */
+}
+
+/* Run the deferred worker: deferred.c queued devices to retry. */
+void dmc_deferred_kick(void)
+{
+	dmc_probe_queue(&dmc_deferred_work);
+}
+
+/**
+ * dmc_wait_for_device_probe() - wait until all probing has finished
+ *
+ * Returns once no deferred retry and no asynchronous probe is queued or
+ * running. Devices still waiting for something that never appeared stay
+ * deferred.
+ *
+ * Context: may sleep; must not be called from a probe or remove callback.
+ */
+void dmc_wait_for_device_probe(void)
+{
+	wait_event(dmc_probe_waitq, !atomic_read(&dmc_probe_pending));
+}
+EXPORT_SYMBOL_GPL(dmc_wait_for_device_probe);
+
+/* ---- matching and probing ------------------------------------------------ */
+
+static int dmc_match(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	return dev->bus->match ? dev->bus->match(dev, drv) : 1;
+}
+
+bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev)
+{
+	return dmc_match(dev, drv) > 0;
+}
+
+/* Added, "add" sent, not being deleted: may be probed. Device lock held. */
+static bool dmc_device_probe_ready(struct dmc_device *dev)
+{
+	return !dev->p->dead && dev->p->ready_to_probe;
+}
+
+/* The probe succeeded: record the binding and tell everyone. */
+static void dmc_driver_bound(struct dmc_device *dev)
+{
+	struct dmc_driver *drv = dev->driver;
+
+	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver,
+			  &dev->kobj.name, false))
+		pr_warn_ratelimited("dmcore: '%s' bound to '%s' but not listed\n",
+				    dev->kobj.name, drv->name);
+	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);
+	dmc_sysfs_link(&drv->p->kobj, dev->kobj.name, &dev->kobj);
+	dmc_deferred_probe_del(dev);
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
+	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
+	/* Waiters on this device, and everyone who named nothing. */
+	dmc_deferred_trigger(dev->kobj.name, true);
+}
+
+/* May @drv probe @dev now? 0, or why not. */
+static int dmc_really_probe_check(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	if (!dmc_device_probe_ready(dev))
+		return -ENODEV;
+	if (dev->driver)
+		return -EBUSY;
+	/* The driver's link to @dev would take the name of one of its files. */
+	if (dmc_kobject_name_reserved(&drv->p->kobj, dev->kobj.name)) {
+		pr_err_ratelimited("dmcore: cannot bind '%s' to '%s': the driver has a file of that name\n",
+				   dev->kobj.name, drv->name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* The bus's probe, else the driver's; 0 when there is none. */
+static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	if (dev->bus->probe) {
+		atomic_long_inc(&dmc_probe_calls);
+		return dev->bus->probe(dev);
+	}
+	if (drv->probe) {
+		atomic_long_inc(&dmc_probe_calls);
+		return drv->probe(dev);
+	}
+	return 0;
+}
+
+/* The probe failed: @dev has no driver again. */
+static void dmc_probe_failed(struct dmc_device *dev)
+{
+	dev->driver = NULL;
+	dev->driver_data = NULL;
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DRIVER_NOT_BOUND);
+}
+
+/*
+ * Probe @dev with @drv. Caller holds the device lock, an active reference
+ * on @drv (dmc_driver_active_get()) and has matched.
+ * Return: 0 when bound, -EPROBE_DEFER when parked, another error when
+ * @drv refused the device.
+ */
+static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	char supplier[DMC_NAME_MAX + 1];
+	int trigger, ret;
+
+	lockdep_assert_held(&dev->mutex);
+	ret = dmc_really_probe_check(dev, drv);
+	if (ret)
+		return ret;
+	dmc_clear_waits_for(dev);
+	trigger = dmc_deferred_triggers();
+
+	ret = dmc_device_links_check_suppliers(dev, supplier, sizeof(supplier));
+	if (ret) {
+		dmc_probe_defer(dev, supplier);
+		goto defer;
+	}
+
+	dev->driver = drv;
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
+	ret = dmc_call_probe(dev, drv);
+	if (!ret) {
+		dmc_driver_bound(dev);
+		return 0;
+	}
+
+	dmc_probe_failed(dev);
+	if (ret == -EPROBE_DEFER)
+		goto defer;
+	if (ret != -ENODEV && ret != -ENXIO)
+		pr_warn_ratelimited("dmcore: probe of '%s' by '%s' failed: %d\n",
+				    dev->kobj.name, drv->name, ret);
+	return ret;
+
+defer:
+	pr_debug("dmcore: '%s' deferred (%s)\n", dev->kobj.name,
+		 dev->p->waits_for ?: "unnamed");
+	dmc_deferred_probe_add(dev, trigger, drv);
+	return -EPROBE_DEFER;
+}
+
+/* dmc_driver_try()'s results besides 0 and negative errnos */
+#define DMC_TRY_NO_MATCH	1	/* the bus's match said no (or failed) */
+#define DMC_TRY_ASYNC		2	/* matched; probe it asynchronously */
+
+/* dmc_driver_try()'s flags */
+#define DMC_TRY_ALLOW_ASYNC	BIT(0)	/* an async driver is left to a worker */
+#define DMC_TRY_PARK_DEFER	BIT(1)	/* park the device on a match deferral */
+
+/*
+ * The one way the core offers a device to one driver: match, then probe.
+ * Caller holds the device lock and a reference on @dp. The device must be
+ * ready (added, "add" sent) and alive, and the driver stays registered
+ * for the match and the probe (an active reference), so an unregistration
+ * that returned has no match or probe with its driver left behind.
+ *
+ * The deferred-probe trigger count is read before the match, so a device
+ * or driver appearing while match decides to defer is not missed.
+ *
+ * Return: 0 bound; -EPROBE_DEFER deferred (parked, for a match deferral
+ * only with DMC_TRY_PARK_DEFER); DMC_TRY_NO_MATCH; DMC_TRY_ASYNC (with
+ * DMC_TRY_ALLOW_ASYNC, for an asynchronous driver); -ENODEV when the
+ * device is not ready or dead or the driver is leaving; -EBUSY when bound
+ * already; else the probe's error.
+ */
+static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
+			  unsigned int flags)
+{
+	struct dmc_driver *drv;
+	int trigger, ret;
+
+	lockdep_assert_held(&dev->mutex);
+	if (!dmc_device_probe_ready(dev))
+		return -ENODEV;
+	if (dev->driver)
+		return -EBUSY;
+	drv = dmc_driver_active_get(dp);
+	if (!drv)
+		return -ENODEV;
+	trigger = dmc_deferred_triggers();
+	ret = dmc_match(dev, drv);
+	if (ret == -EPROBE_DEFER) {
+		if (flags & DMC_TRY_PARK_DEFER) {
+			dmc_clear_waits_for(dev);
+			dmc_deferred_probe_add(dev, trigger, NULL);
+		}
+	} else if (ret <= 0) {
+		if (ret)
+			pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
+				 dev->kobj.name, drv->name, ret);
+		ret = DMC_TRY_NO_MATCH;
+	} else if ((flags & DMC_TRY_ALLOW_ASYNC) &&
+		   drv->probe_type == DMC_PROBE_ASYNC) {
+		ret = DMC_TRY_ASYNC;
+	} else {
+		ret = __dmc_really_probe(dev, drv);
+	}
+	dmc_driver_active_put(dp);
+	return ret;
+}
+
+/*
+ * Offer @dev, locked, to each driver of its bus in registration order
+ * (the bus's list holds a reference on each) until one binds or the
+ * device is deferred. A driver that refuses, or is asynchronous with
+ * DMC_TRY_ALLOW_ASYNC, leaves the next one its chance.
+ * Return: as dmc_driver_try(), where 0 is also "bound before",
+ * DMC_TRY_NO_MATCH "no driver took it" and DMC_TRY_ASYNC "none bound,
+ * an asynchronous driver matched".
+ */
+static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
+{
+	struct dmc_subsys_private *priv;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	bool want_async = false;
+	int ret = DMC_TRY_NO_MATCH;
+
+	lockdep_assert_held(&dev->mutex);
+	if (!dmc_device_probe_ready(dev))
+		return -ENODEV;
+	if (dev->driver)
+		return 0;
+	priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	if (!priv)
+		return DMC_TRY_NO_MATCH;
+	dmc_klist_iter_start(&priv->klist_drivers, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		ret = dmc_driver_try(dev, container_of(n, struct dmc_driver_private,
+						       knode_bus), flags);
+		if (!ret || ret == -EPROBE_DEFER)
+			break;
+		if (ret == DMC_TRY_ASYNC)
+			want_async = true;
+		ret = DMC_TRY_NO_MATCH;	/* refused: the next driver gets its chance */
+	}
+	dmc_klist_iter_exit(&it);
+	if (ret == DMC_TRY_NO_MATCH && want_async)
+		ret = DMC_TRY_ASYNC;
+	return ret;
+}
+
+/* ---- attaching a device ------------------------------------------------------ */
+
+static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver_private *dp);
+
+/*
+ * The one attach path: offer @dev (referenced by the caller, not locked)
+ * to @dp's driver, or for @dp NULL to every driver of its bus. Takes the
+ * device lock around the offer; dmc_driver_try() takes the active
+ * reference on each driver around its match and probe. If an
+ * asynchronous driver matched (only with DMC_TRY_ALLOW_ASYNC) and none
+ * bound, the same offer is queued for a worker once the lock is dropped,
+ * which makes it with DMC_TRY_PARK_DEFER alone.
+ *
+ * Its callers, and what each passes:
+ * - device add, dmc_device_initial_probe(): @dp NULL,
+ *   DMC_TRY_PARK_DEFER | DMC_TRY_ALLOW_ASYNC.
+ * - driver register, dmc_driver_attach() -> dmc_driver_attach_one(): the
+ *   new driver (its registration holds @dp), DMC_TRY_PARK_DEFER |
+ *   DMC_TRY_ALLOW_ASYNC, for each device of the bus not seen bound by an
+ *   unlocked check before the lock.
+ * - the deferred worker, dmc_deferred_work_fn(): @dp NULL,
+ *   DMC_TRY_PARK_DEFER; the device's reference is the deferred lists'.
+ * - asynchronous probing, dmc_async_probe_fn() (or dmc_async_probe()
+ *   itself without memory for the work): the driver the attach above
+ *   queued (the work holds @dp) or NULL, DMC_TRY_PARK_DEFER.
+ * - dmc_device_attach() (drivers_probe, reprobe): @dp NULL,
+ *   DMC_TRY_PARK_DEFER.
+ * - dmc_device_driver_attach() (a driver's bind file): the driver (the
+ *   caller keeps it registered), no flag: a match deferral is returned,
+ *   the device not parked.
+ *
+ * Return: as dmc_driver_try() for a given @dp, as
+ * dmc_device_try_drivers() for NULL.
+ */
+static int __dmc_device_attach(struct dmc_device *dev,
+			       struct dmc_driver_private *dp, unsigned int flags)
+{
+	int ret;
+
+	dmc_device_lock(dev);
+	if (dp)
+		ret = dmc_driver_try(dev, dp, flags);
+	else
+		ret = dmc_device_try_drivers(dev, flags);
+	dmc_device_unlock(dev);
+
+	if (ret == DMC_TRY_ASYNC)
+		dmc_async_probe(dev, dp);
+	return ret;
+}
+
+/* ---- asynchronous probing and the deferred worker ------------------------------ */
+
+struct dmc_async_probe {
+	struct work_struct work;
+	struct dmc_device *dev;
+	struct dmc_driver_private *dp;	/* referenced; NULL: any driver of the bus */
+};
+
+static void dmc_async_probe_fn(struct work_struct *work)
+{
+	struct dmc_async_probe *ap = container_of(work, struct dmc_async_probe, work);
+
+	__dmc_device_attach(ap->dev, ap->dp, DMC_TRY_PARK_DEFER);
+	dmc_device_put(ap->dev);
+	if (ap->dp)
+		dmc_kobject_put(&ap->dp->kobj);
+	kfree(ap);
+	dmc_probe_work_done();
+}
+
+/* Offer @dev to @dp's driver, or any driver of its bus, from a worker. */
+static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver_private *dp)
+{
+	struct dmc_async_probe *ap;
+
+	ap = kzalloc(sizeof(*ap), GFP_KERNEL);
+	if (!ap) {
+		/* No memory for the work: probe here instead. */
+		__dmc_device_attach(dev, dp, DMC_TRY_PARK_DEFER);
+		return;
+	}
+	INIT_WORK(&ap->work, dmc_async_probe_fn);
+	ap->dev = dmc_device_get(dev);
+	if (dp) {
+		dmc_kobject_get(&dp->kobj);
+		ap->dp = dp;
+	}
+	dmc_probe_queue(&ap->work);
+}
+
+/* Retry the devices deferred.c queued, until none is left. */
+static void dmc_deferred_work_fn(struct work_struct *work)
+{
+	struct dmc_device *dev;
+
+	while ((dev = dmc_deferred_next())) {
+		__dmc_device_attach(dev, NULL, DMC_TRY_PARK_DEFER);
+		dmc_device_put(dev);	/* the list's reference */
+	}
+	dmc_probe_work_done();
+}
+
+/* ---- the callers' ends of an attach -------------------------------------------- */
+
+/* Offer a newly added device to its bus's drivers. */
+void dmc_device_initial_probe(struct dmc_device *dev)
+{
+	__dmc_device_attach(dev, NULL, DMC_TRY_PARK_DEFER | DMC_TRY_ALLOW_ASYNC);
+}
+
+/**
+ * dmc_device_attach() - try to bind a device to a driver of its bus
+ * @dev: a registered device
+ *
+ * Every driver of the bus is tried in registration order, synchronously,
+ * until one binds.
+ *
+ * Context: may sleep; runs match and probe callbacks.
+ * Return: 1 if bound (now or before), 0 if no driver took it,
+ * -EPROBE_DEFER if it was deferred, -ENODEV if @dev is being deleted or
+ * not yet added, -EINVAL for NULL or a device without a bus.
+ */
+int dmc_device_attach(struct dmc_device *dev)
+{
+	int ret;
+
+	if (!dev || !dev->p || !dev->bus)
+		return -EINVAL;
+	ret = __dmc_device_attach(dev, NULL, DMC_TRY_PARK_DEFER);
+	if (!ret)
+		return 1;
+	return ret == DMC_TRY_NO_MATCH ? 0 : ret;
+}
+EXPORT_SYMBOL_GPL(dmc_device_attach);
+
+/**
+ * dmc_device_driver_attach() - bind a device to a given driver
+ * @drv: a registered driver; the caller keeps it registered for the call
+ * @dev: a registered device on the same bus
+ *
+ * What the "bind" file of a driver does. A deferral by the bus's match is
+ * returned, the device is not parked.
+ *
+ * Context: may sleep; runs match and probe.
+ * Return: 0 when bound; -EINVAL for bad arguments or different buses;
+ * -EBUSY if @dev is bound already; -ENODEV if the bus's match refuses,
+ * @dev is being deleted or not yet added, or @drv is being unregistered;
+ * -EPROBE_DEFER if deferred; else the probe's error.
+ */
+int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev)
+{
+	struct dmc_driver_private *dp = drv ? READ_ONCE(drv->p) : NULL;
+	int ret;
+
+	if (!dp || !dev || !dev->p || drv->bus != dev->bus) {
+		pr_err_ratelimited("dmcore: bind: bad driver or device\n");
+		return -EINVAL;
+	}
+	ret = __dmc_device_attach(dev, dp, 0);
+	return ret == DMC_TRY_NO_MATCH ? -ENODEV : ret;
+}
+EXPORT_SYMBOL_GPL(dmc_device_driver_attach);
+
+static int dmc_driver_attach_one(struct dmc_device *dev, void *data)
+{
+	if (dmc_device_is_bound(dev))
+		return 0;
+	__dmc_device_attach(dev, data, DMC_TRY_PARK_DEFER | DMC_TRY_ALLOW_ASYNC);
+	return 0;
+}
+
+/* Offer a newly registered driver to every unbound device of its bus. */
+int dmc_driver_attach(struct dmc_driver *drv)
+{
+	return dmc_bus_walk_devices(drv->bus, drv->p, dmc_driver_attach_one);
+}
+
+/* ---- unbinding ---------------------------------------------------------------- */
+
+/**
+ * dmc_device_is_bound() - has the device a driver?
+ * @dev: the device
+ *
+ * Return: true while a driver is bound.
+ */
+bool dmc_device_is_bound(struct dmc_device *dev)
+{
+	return dev && READ_ONCE(dev->driver);
+}
+EXPORT_SYMBOL_GPL(dmc_device_is_bound);
+
+bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	return READ_ONCE(dev->driver) == drv;
+}
+
+/* Caller holds the device lock and has unbound the consumers. */
+static void __dmc_device_release_driver(struct dmc_device *dev)
+{
+	struct dmc_driver *drv = dev->driver;
+
+	if (!drv)
+		return;
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
+	if (dev->bus->remove)
+		dev->bus->remove(dev);
+	else if (drv->remove)
+		drv->remove(dev);
+	/* Off the list first: dmc_device_replay_links() follows it. */
+	if (drv->p) {
+		dmc_klist_del(&drv->p->klist_devices, &dev->p->knode_driver);
+		dmc_sysfs_unlink(&drv->p->kobj, dev->kobj.name);
+	}
+	dmc_sysfs_unlink(&dev->kobj, "driver");
+	dev->driver = NULL;
+	dev->driver_data = NULL;
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBOUND_DRIVER);
+	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_UNBIND);
+}
+
+/**
+ * dmc_device_release_driver() - unbind a device from its driver
+ * @dev: the device; nothing happens if it has no driver
+ *
+ * The device's bound consumers (device links) are unbound first. The
+ * driver's remove runs with the device lock held; "unbind" is sent.
+ *
+ * Context: may sleep; must not be called with the device lock held.
+ */
+void dmc_device_release_driver(struct dmc_device *dev)
+{
+	if (!dev || !dev->p)
+		return;
+	for (;;) {
+		dmc_device_links_unbind_consumers(dev);
+		dmc_device_lock(dev);
+		/* A consumer that bound meanwhile goes first, too. */
+		if (!dev->driver || !dmc_device_links_consumers_bound(dev))
+			break;
+		dmc_device_unlock(dev);
+	}
+	__dmc_device_release_driver(dev);
+	dmc_device_unlock(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_release_driver);
+
+/**
+ * dmc_device_reprobe() - unbind a device, then look for a driver again
+ * @dev: the device
+ *
+ * Context: may sleep.
+ * Return: as dmc_device_attach().
+ */
+int dmc_device_reprobe(struct dmc_device *dev)
+{
+	if (!dev || !dev->p)
+		return -EINVAL;
+	dmc_device_release_driver(dev);
+	return dmc_device_attach(dev);
+}
+EXPORT_SYMBOL_GPL(dmc_device_reprobe);
+
+static int dmc_driver_detach_one(struct dmc_device *dev, void *data)
+{
+	struct dmc_driver *drv = data;
+
+	if (dmc_device_driver_is(dev, drv))
+		dmc_device_release_driver(dev);
+	return 0;
+}
+
+/* Unbind every device @drv serves. */
+void dmc_driver_detach(struct dmc_driver *drv)
+{
+	dmc_driver_walk_devices(drv, drv, dmc_driver_detach_one);
+}
+
+int dmc_probe_init(void)
+{
+	int err;
+
+	err = dmc_deferred_init();
+	if (err)
+		return err;
+	INIT_WORK(&dmc_deferred_work, dmc_deferred_work_fn);
+	dmc_probe_wq = alloc_workqueue("dmcore_probe", WQ_UNBOUND, 0);
+	if (!dmc_probe_wq) {
+		dmc_deferred_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void dmc_probe_exit(void)
+{
+	dmc_wait_for_device_probe();
+	destroy_workqueue(dmc_probe_wq);
+	dmc_deferred_exit();
+}

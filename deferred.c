@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferred probe: the devices whose probe said "not yet", and what each
+ * waits for. The bookkeeping half of Linux's deferred probing in
+ * drivers/base/dd.c (driver_deferred_probe_add(), _del(), _trigger());
+ * the worker that retries the devices is in dd.c here too.
+ *
+ * Linux parks every device whose probe returned -EPROBE_DEFER on one list
+ * and retries the whole list after any driver binds. A dmcore probe may
+ * say what it waits for: dmc_probe_defer(dev, "name") parks the device in
+ * an index of waiters by that name, and only those waiters are retried
+ * when a device of that name binds or a driver of that name registers.
+ * Deferrals that name nothing (a plain -EPROBE_DEFER, or one from the
+ * bus's match) fall back to Linux's rule. A chain (A waits for B waits
+ * for C) so resolves with each device probed twice. Retries run on an
+ * ordered queue; a trigger that fires while a probe is deciding to defer
+ * sends that device straight back to the queue, so no wake-up is lost.
+ */
+
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include "base.h"
+
+/* Deferred probe state; dmc_deferred_mutex. */
+static DEFINE_MUTEX(dmc_deferred_mutex);
+static LIST_HEAD(dmc_deferred_unnamed);	/* parked, waiting for any bind */
+static LIST_HEAD(dmc_deferred_active);	/* to be retried */
+static struct dmc_klist dmc_deferred_named; /* parked by what they wait for */
+static atomic_t dmc_deferred_trigger_count = ATOMIC_INIT(0);
+
+static bool dmc_deferred_get(struct dmc_klist_node *n)
+{
+	return true;	/* the index holds its own reference on the device */
+}
+
+static void dmc_deferred_put(struct dmc_klist_node *n)
+{
+}
+
+/*
+ * The trigger count, read before a match or probe that may defer, and
+ * given to dmc_deferred_probe_add(): if anything bound since, the device
+ * is retried at once.
+ */
+int dmc_deferred_triggers(void)
+{
+	return atomic_read(&dmc_deferred_trigger_count);
+}
+
+/* Is @p parked or queued? Caller holds dmc_deferred_mutex. */
+static bool dmc_deferred_listed(struct dmc_device_private *p)
+{
+	return !list_empty(&p->deferred) || dmc_klist_node_attached(&p->knode_waits);
+}
+
+/* Take @p off whichever list it is on; caller holds the mutex. */
+static bool dmc_deferred_unlink(struct dmc_device_private *p)
+{
+	bool was = dmc_deferred_listed(p);
+
+	list_del_init(&p->deferred);
+	dmc_klist_del(&dmc_deferred_named, &p->knode_waits);
+	return was;
+}
+
+/*
+ * The index of named waiters hashes a device by its ->waits_for string,
+ * so that string must not change or go while the device is in the index.
+ * A parked device offered to a driver meanwhile (a driver registered, a
+ * bind file, drivers_probe) changes it: take the device out of the index
+ * first and keep it, with its reference, on the unnamed list, from where
+ * dmc_deferred_probe_add() or dmc_deferred_probe_del() move it as usual.
+ */
+static void dmc_deferred_set_waits_for(struct dmc_device_private *p, char *name)
+{
+	lockdep_assert_held(&dmc_deferred_mutex);
+	if (dmc_klist_node_attached(&p->knode_waits)) {
+		dmc_klist_del(&dmc_deferred_named, &p->knode_waits);
+		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
+	}
+	kfree(p->waits_for);
+	p->waits_for = name;
+}
+
+/*
+ * Park @dev after a deferral by @drv's probe (NULL: by the bus's match).
+ * @trigger is the trigger count seen before the probe: if anything bound
+ * since, retry at once.
+ */
+void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
+			    struct dmc_driver *drv)
+{
+	struct dmc_device_private *p = dev->p;
+	bool kick = false;
+
+	mutex_lock(&dmc_deferred_mutex);
+	p->deferred_by = drv;
+	if (!dmc_deferred_unlink(p))
+		dmc_device_get(dev);	/* the lists hold a reference */
+	if (atomic_read(&dmc_deferred_trigger_count) != trigger) {
+		list_add_tail(&p->deferred, &dmc_deferred_active);
+		kick = true;
+	} else if (p->waits_for) {
+		if (dmc_klist_add(&dmc_deferred_named, &p->knode_waits,
+				  (const char * const *)&p->waits_for, false))
+			list_add_tail(&p->deferred, &dmc_deferred_unnamed);
+	} else {
+		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
+	}
+	mutex_unlock(&dmc_deferred_mutex);
+	if (kick)
+		dmc_deferred_kick();
+}
+
+/* Forget a deferral: the device bound or is going away. */
+void dmc_deferred_probe_del(struct dmc_device *dev)
+{
+	bool was;
+
+	mutex_lock(&dmc_deferred_mutex);
+	was = dmc_deferred_unlink(dev->p);
+	mutex_unlock(&dmc_deferred_mutex);
+	if (was)
+		dmc_device_put(dev);
+}
+
+/*
+ * Something appeared: retry the waiters on @name (a device that bound or
+ * a driver that registered) and, if @all_unnamed, the unnamed waiters.
+ */
+void dmc_deferred_trigger(const char *name, bool all_unnamed)
+{
+	struct dmc_device_private *p;
+	struct dmc_klist_node *n;
+	bool kick;
+
+	mutex_lock(&dmc_deferred_mutex);
+	atomic_inc(&dmc_deferred_trigger_count);
+	while (name && (n = dmc_klist_find(&dmc_deferred_named, name))) {
+		p = container_of(n, struct dmc_device_private, knode_waits);
+		dmc_klist_del(&dmc_deferred_named, n);
+		list_add_tail(&p->deferred, &dmc_deferred_active);
+	}
+	if (all_unnamed)
+		list_splice_tail_init(&dmc_deferred_unnamed, &dmc_deferred_active);
+	kick = !list_empty(&dmc_deferred_active);
+	mutex_unlock(&dmc_deferred_mutex);
+	if (kick)
+		dmc_deferred_kick();
+}
+
+/*
+ * The next device to retry, taken off the queue together with the
+ * reference the lists held, which the caller drops; NULL when the queue
+ * is empty. For the deferred worker in dd.c.
+ */
+struct dmc_device *dmc_deferred_next(void)
+{
+	struct dmc_device_private *p;
+	struct dmc_device *dev = NULL;
+
+	mutex_lock(&dmc_deferred_mutex);
+	if (!list_empty(&dmc_deferred_active)) {
+		p = list_first_entry(&dmc_deferred_active,
+				     struct dmc_device_private, deferred);
+		list_del_init(&p->deferred);
+		dev = p->device;
+	}
+	mutex_unlock(&dmc_deferred_mutex);
+	return dev;
+}
+
+/*
+ * @drv is going away: forget the deferrals its probe asked for. Deferrals
+ * by the bus's match or before any driver was chosen stay.
+ */
+void dmc_deferred_drop_driver(struct dmc_driver *drv)
+{
+	struct dmc_device_private *p, *tmp;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	LIST_HEAD(dropped);
+
+	mutex_lock(&dmc_deferred_mutex);
+	list_for_each_entry_safe(p, tmp, &dmc_deferred_unnamed, deferred)
+		if (p->deferred_by == drv)
+			list_move(&p->deferred, &dropped);
+	dmc_klist_iter_start(&dmc_deferred_named, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		p = container_of(n, struct dmc_device_private, knode_waits);
+		if (p->deferred_by == drv) {
+			dmc_klist_del(&dmc_deferred_named, n);
+			list_add(&p->deferred, &dropped);
+		}
+	}
+	dmc_klist_iter_exit(&it);
+	mutex_unlock(&dmc_deferred_mutex);
+
+	list_for_each_entry_safe(p, tmp, &dropped, deferred) {
+		list_del_init(&p->deferred);
+		dmc_device_put(p->device);
+	}
+}
+
+/**
+ * dmc_probe_defer() - defer a probe until something named appears
+ * @dev: the device being probed (call from its probe)
+ * @waits_for: name of the device or driver awaited, or NULL for "any"
+ *
+ * Use as ``return dmc_probe_defer(dev, "clk0");``. The device is retried
+ * when a device named @waits_for binds to a driver or a driver named
+ * @waits_for registers.
+ *
+ * Context: from a probe callback, device lock held.
+ * Return: -EPROBE_DEFER.
+ */
+int dmc_probe_defer(struct dmc_device *dev, const char *waits_for)
+{
+	char *name = waits_for ? kstrdup(waits_for, GFP_KERNEL) : NULL;
+
+	if (!dev || !dev->p) {
+		kfree(name);
+		return -EPROBE_DEFER;
+	}
+	mutex_lock(&dmc_deferred_mutex);
+	dmc_deferred_set_waits_for(dev->p, name);	/* NULL: unnamed */
+	mutex_unlock(&dmc_deferred_mutex);
+	return -EPROBE_DEFER;
+}
+EXPORT_SYMBOL_GPL(dmc_probe_defer);
+
+/* A new match or probe of @dev begins: it waits for nothing yet. */
+void dmc_clear_waits_for(struct dmc_device *dev)
+{
+	mutex_lock(&dmc_deferred_mutex);
+	dmc_deferred_set_waits_for(dev->p, NULL);
+	mutex_unlock(&dmc_deferred_mutex);
+}
+
+/**
+ * dmc_device_is_deferred() - is the device waiting for a deferred retry?
+ * @dev: the device
+ *
+ * Return: true while it is parked or queued for a retry.
+ */
+bool dmc_device_is_deferred(struct dmc_device *dev)
+{
+	bool ret;
+
+	if (!dev || !dev->p)
+		return false;
+	mutex_lock(&dmc_deferred_mutex);
+	ret = dmc_deferred_listed(dev->p);
+	mutex_unlock(&dmc_deferred_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(dmc_device_is_deferred);
+
+/**
+ * dmc_device_deferred_reason() - what a deferred device waits for
+ * @dev: the device
+ * @buf: where the answer is written
+ * @size: size of @buf
+ *
+ * Return: @buf, holding the awaited name, or "unnamed" for a deferral
+ * that named nothing, or "" if @dev is not deferred.
+ */
+const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
+				       size_t size)
+{
+	if (!buf || !size)
+		return buf;
+	buf[0] = '\0';
+	if (!dev || !dev->p)
+		return buf;
+	mutex_lock(&dmc_deferred_mutex);
+	if (dmc_deferred_listed(dev->p))
+		strscpy(buf, dev->p->waits_for ?: "unnamed", size);
+	mutex_unlock(&dmc_deferred_mutex);
+	return buf;
+}
+EXPORT_SYMBOL_GPL(dmc_device_deferred_reason);
+
+int dmc_deferred_init(void)
+{
+	return dmc_klist_init(&dmc_deferred_named, dmc_deferred_get,
+			      dmc_deferred_put);
+}
+
+void dmc_deferred_exit(void)
+{
+	dmc_klist_destroy(&dmc_deferred_named);
+}
