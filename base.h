@@ -118,9 +118,10 @@
 #include <dmcore/event.h>
 #include <dmcore/device.h>
 
-extern struct mutex dmc_tree_mutex;
-extern rwlock_t dmc_name_lock;
-extern struct list_head dmc_roots;	/* top-level objects (kobject.c) */
+extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
+extern rwlock_t dmc_name_lock;		/* kobject_tree.c */
+extern struct list_head dmc_roots;	/* top-level objects (kobject_tree.c) */
+extern struct mutex dmc_event_mutex;	/* listener.c */
 
 /*
  * DMC_MISUSE - report a caller's misuse of the API: a rate-limited WARN
@@ -141,14 +142,33 @@ void dmc_count_misuse(void);
 /* kobject.c */
 int dmc_kobject_tree_init(void);
 void dmc_kobject_tree_exit(void);
+int dmc_kobject_check_name(const char *name);
+struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj);
+
+/* The type's name of @kobj, for reports. */
+static inline const char *dmc_ktype_name(const struct dmc_kobject *kobj)
+{
+	return kobj->ktype && kobj->ktype->name ? kobj->ktype->name : "kobject";
+}
+
+/* kobject_tree.c */
+int dmc_kobject_index_init(void);
+void dmc_kobject_index_exit(void);
+bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
+int __dmc_kobject_add(struct dmc_kobject *kobj);
+void __dmc_kobject_del(struct dmc_kobject *kobj);
+int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
+			  const char **old_name);
+
+/* kobject_debug.c */
+int dmc_kobject_release_init(void);
+void dmc_kobject_release_exit(void);
+bool dmc_kobject_release_later(struct dmc_kobject *kobj);
+void dmc_kobject_live_add(struct dmc_kobject *kobj);
+void dmc_kobject_live_del(struct dmc_kobject *kobj);
 unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
 				      unsigned int max);
 unsigned long dmc_kobject_report_leaks(void);
-int dmc_kobject_check_name(const char *name);
-bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
-void dmc_tree_replay(struct dmc_listener *l);
-int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
-			  const char **old_name);
 
 /* klist.c */
 int dmc_klist_init(struct dmc_klist *k,
@@ -174,19 +194,23 @@ int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
 			   const char **old_name);
 void dmc_kset_cleanup(struct dmc_kset *kset);
 extern const struct dmc_kobj_type dmc_kset_ktype;
-
-/* event.c */
 struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
-int dmc_event_init(unsigned int capacity);
-void dmc_event_exit(void);
+
+/* listener.c */
 void dmc_listeners_kobj_added(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_removed(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
+void dmc_listeners_uevent(const struct dmc_uevent *ev);
 void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
 		    struct dmc_kobject *target);
 void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
+void dmc_listener_exit(void);
+
+/* event.c */
+int dmc_event_init(unsigned int capacity);
+void dmc_event_exit(void);
 
 /*
  * struct dmc_subsys_private - what the core keeps for a bus or a class

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dmcore's events ("uevents"), the event log and the listeners; the
- * counterpart of Linux's kobject_uevent code in lib/.
+ * dmcore's events ("uevents") and the event log; the counterpart of
+ * Linux's kobject_uevent code in lib/.
  *
  * Linux hands an event to netlink and to a usermode helper. dmcore keeps
  * every event in a bounded ring, the event log, where readers find them by
- * SEQNUM, and hands it to listeners registered in the kernel (the debugfs
- * export is one). A full log drops its oldest event and counts the drop.
+ * SEQNUM, and hands it to listeners registered in the kernel (listener.c;
+ * the debugfs export is one). A full log drops its oldest event and counts
+ * the drop.
  *
  * Sending an event:
  *   1. the subsystem is the first kset found walking up from the object;
  *   2. the object's suppression bit, then the kset's filter may drop it;
  *   3. ACTION, DEVPATH and SUBSYSTEM are set, then the sender's variables,
  *      then the kset's uevent() hook adds its own;
- *   4. under dmc_event_mutex the event gets the next SEQNUM, enters the log
- *      and is shown to every listener, so all of them see SEQNUM order.
+ *   4. under dmc_event_mutex (listener.c) the event gets the next SEQNUM,
+ *      enters the log and is shown to every listener, so all of them see
+ *      SEQNUM order.
  * An event that fails before step 4 consumes no SEQNUM.
  */
 
@@ -28,10 +30,8 @@
 
 #include "base.h"
 
-static DEFINE_MUTEX(dmc_event_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(dmc_event_waitq);
 static DEFINE_SPINLOCK(dmc_ring_lock);
-static LIST_HEAD(dmc_listeners);
 
 /* SEQNUM of the last event sent; dmc_event_mutex. */
 static u64 dmc_seqnum;
@@ -134,24 +134,6 @@ int dmc_add_uevent_var(struct dmc_uevent_env *env, const char *fmt, ...)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_add_uevent_var);
-
-/*
- * The kset that gives @kobj its subsystem: its own, or that of its nearest
- * ancestor with one. Returned with a reference, or NULL.
- */
-struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
-{
-	const struct dmc_kobject *top = kobj;
-	struct dmc_kset *kset = NULL;
-
-	read_lock(&dmc_name_lock);
-	while (!top->kset && top->parent)
-		top = top->parent;
-	if (top->kset && dmc_kobject_get_unless_zero(&top->kset->kobj))
-		kset = top->kset;
-	read_unlock(&dmc_name_lock);
-	return kset;
-}
 
 /* A caller-supplied variable must look like KEY=VALUE with a non-empty KEY. */
 static bool dmc_var_valid(const char *var)
@@ -356,19 +338,10 @@ ssize_t dmc_kobject_uevent_store(struct dmc_kobject *kobj, const char *buf,
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_uevent_store);
 
-static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
-				    enum dmc_kobject_action action,
-				    const char * const envp_ext[], bool synth)
+/* May @kobj send an event of @action at all? */
+static int dmc_uevent_check(struct dmc_kobject *kobj,
+			    enum dmc_kobject_action action)
 {
-	const struct dmc_kset_uevent_ops *ops;
-	struct dmc_listener *l;
-	struct dmc_uevent_env *env;
-	struct dmc_uevent *ev;
-	struct dmc_kset *kset;
-	const char *subsystem;
-	char *devpath;
-	int i, err;
-
 	if (!kobj || (unsigned int)action >= DMC_KOBJ_NR_ACTIONS)
 		return -EINVAL;
 	if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
@@ -379,20 +352,159 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				   dmc_action_names[action], kobj->name);
 		return -ENOENT;
 	}
-	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS))
-		return 0;
+	return 0;
+}
+
+/* The kset giving @kobj its subsystem, referenced; NULL is logged. */
+static struct dmc_kset *dmc_uevent_find_kset(struct dmc_kobject *kobj,
+					     enum dmc_kobject_action action)
+{
+	struct dmc_kset *kset;
 
 	kset = dmc_kobject_subsystem_kset(kobj);
-	if (!kset) {
+	if (!kset)
 		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
 				    dmc_action_names[action], kobj->name);
-		return -EINVAL;
-	}
-	ops = kset->uevent_ops;
-	err = 0;
+	return kset;
+}
+
+/*
+ * The kset's filter, then its name for @kobj's SUBSYSTEM (NULL:
+ * the kset's own name). Return: false when the filter drops the event.
+ */
+static bool dmc_uevent_filter(struct dmc_kobject *kobj, struct dmc_kset *kset,
+			      const char **subsystem)
+{
+	const struct dmc_kset_uevent_ops *ops = kset->uevent_ops;
+
 	if (ops && ops->filter && !ops->filter(kobj))
+		return false;
+	*subsystem = ops && ops->name ? ops->name(kobj) : NULL;
+	return true;
+}
+
+/* ACTION, DEVPATH and SUBSYSTEM, the first three variables. */
+static int dmc_uevent_add_base(struct dmc_uevent_env *env,
+			       enum dmc_kobject_action action,
+			       const char *devpath, struct dmc_kset *kset,
+			       const char *subsystem)
+{
+	int err;
+
+	err = dmc_add_uevent_var(env, "ACTION=%s", dmc_action_names[action]);
+	if (!err)
+		err = dmc_add_uevent_var(env, "DEVPATH=%s", devpath);
+	if (!err && subsystem) {
+		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", subsystem);
+	} else if (!err) {
+		read_lock(&dmc_name_lock);
+		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", kset->kobj.name);
+		read_unlock(&dmc_name_lock);
+	}
+	return err;
+}
+
+/* The sender's own variables, each checked as KEY=VALUE. */
+static int dmc_uevent_add_ext(struct dmc_uevent_env *env,
+			      struct dmc_kobject *kobj,
+			      const char * const envp_ext[])
+{
+	int i, err;
+
+	for (i = 0; envp_ext && envp_ext[i]; i++) {
+		if (!dmc_var_valid(envp_ext[i])) {
+			pr_err_ratelimited("dmcore: event for '%s': bad variable '%.32s'\n",
+					   kobj->name, envp_ext[i]);
+			return -EINVAL;
+		}
+		err = dmc_add_uevent_var(env, "%s", envp_ext[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The kset's uevent() hook adds its variables, or cancels. */
+static int dmc_uevent_kset_hook(struct dmc_uevent_env *env,
+				struct dmc_kobject *kobj, struct dmc_kset *kset)
+{
+	const struct dmc_kset_uevent_ops *ops = kset->uevent_ops;
+	int err;
+
+	if (!ops || !ops->uevent)
+		return 0;
+	err = ops->uevent(kobj, env);
+	if (err)
+		pr_debug("dmcore: event for '%s' cancelled by kset '%s': %d\n",
+			 kobj->name, kset->kobj.name, err);
+	return err;
+}
+
+/*
+ * Under dmc_event_mutex, number the event, record "add" or
+ * "remove" in @kobj's flags (unless @synth), log it and show it to the
+ * listeners; then wake the log's readers. Fails, using no SEQNUM, when
+ * there is no memory or no room left for SEQNUM.
+ */
+static int dmc_uevent_send(struct dmc_kobject *kobj,
+			   enum dmc_kobject_action action,
+			   const struct dmc_uevent_env *env, bool synth)
+{
+	struct dmc_uevent *ev;
+
+	ev = dmc_uevent_alloc(env);
+	if (!ev)
+		return -ENOMEM;
+
+	mutex_lock(&dmc_event_mutex);
+	/* SEQNUM is added last but must fit like any other variable. */
+	if (env->buflen + snprintf(NULL, 0, "SEQNUM=%llu", dmc_seqnum + 1) + 1 >
+	    DMC_UEVENT_BUFFER_SIZE) {
+		mutex_unlock(&dmc_event_mutex);
+		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
+				    kobj->name);
+		kfree(ev);
+		return -E2BIG;
+	}
+	if (action == DMC_KOBJ_ADD && !synth)
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_ADD_SENT);
+	else if (action == DMC_KOBJ_REMOVE && !synth)
+		dmc_kobj_set_flag(kobj, DMC_KOBJ_REMOVE_SENT);
+	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
+	dmc_event_log_append(dmc_uevent_get(ev));
+	dmc_listeners_uevent(ev);
+	mutex_unlock(&dmc_event_mutex);
+	wake_up_interruptible_all(&dmc_event_waitq);
+	dmc_uevent_put(ev);
+	return 0;
+}
+
+/*
+ * Send an event, the steps at the top of this file: check, find the kset,
+ * filter, build the variables, let the kset add its own, then number, log
+ * and show the event.
+ */
+static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+				    enum dmc_kobject_action action,
+				    const char * const envp_ext[], bool synth)
+{
+	struct dmc_uevent_env *env;
+	const char *subsystem;
+	struct dmc_kset *kset;
+	char *devpath;
+	int err;
+
+	err = dmc_uevent_check(kobj, action);
+	if (err)
+		return err;
+	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS))
+		return 0;
+	kset = dmc_uevent_find_kset(kobj, action);
+	if (!kset)
+		return -EINVAL;
+	err = 0;
+	if (!dmc_uevent_filter(kobj, kset, &subsystem))
 		goto out_put_kset;
-	subsystem = ops && ops->name ? ops->name(kobj) : NULL;
 
 	err = -ENOMEM;
 	/* 2.5 KiB: only the counts need zeroing, the strings are appended. */
@@ -405,69 +517,14 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 	if (!devpath)
 		goto out_free_env;
 
-	err = dmc_add_uevent_var(env, "ACTION=%s", dmc_action_names[action]);
+	err = dmc_uevent_add_base(env, action, devpath, kset, subsystem);
 	if (!err)
-		err = dmc_add_uevent_var(env, "DEVPATH=%s", devpath);
-	if (!err && subsystem) {
-		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", subsystem);
-	} else if (!err) {
-		read_lock(&dmc_name_lock);
-		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", kset->kobj.name);
-		read_unlock(&dmc_name_lock);
-	}
-	if (err)
-		goto out_free_path;
+		err = dmc_uevent_add_ext(env, kobj, envp_ext);
+	if (!err)
+		err = dmc_uevent_kset_hook(env, kobj, kset);
+	if (!err)
+		err = dmc_uevent_send(kobj, action, env, synth);
 
-	for (i = 0; envp_ext && envp_ext[i]; i++) {
-		if (!dmc_var_valid(envp_ext[i])) {
-			pr_err_ratelimited("dmcore: event for '%s': bad variable '%.32s'\n",
-					   kobj->name, envp_ext[i]);
-			err = -EINVAL;
-			goto out_free_path;
-		}
-		err = dmc_add_uevent_var(env, "%s", envp_ext[i]);
-		if (err)
-			goto out_free_path;
-	}
-	if (ops && ops->uevent) {
-		err = ops->uevent(kobj, env);
-		if (err) {
-			pr_debug("dmcore: event for '%s' cancelled by kset '%s': %d\n",
-				 kobj->name, kset->kobj.name, err);
-			goto out_free_path;
-		}
-	}
-	err = -ENOMEM;
-	ev = dmc_uevent_alloc(env);
-	if (!ev)
-		goto out_free_path;
-
-	mutex_lock(&dmc_event_mutex);
-	/* SEQNUM is added last but must fit like any other variable. */
-	if (env->buflen + snprintf(NULL, 0, "SEQNUM=%llu", dmc_seqnum + 1) + 1 >
-	    DMC_UEVENT_BUFFER_SIZE) {
-		mutex_unlock(&dmc_event_mutex);
-		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
-				    kobj->name);
-		kfree(ev);
-		err = -E2BIG;
-		goto out_free_path;
-	}
-	if (action == DMC_KOBJ_ADD && !synth)
-		dmc_kobj_set_flag(kobj, DMC_KOBJ_ADD_SENT);
-	else if (action == DMC_KOBJ_REMOVE && !synth)
-		dmc_kobj_set_flag(kobj, DMC_KOBJ_REMOVE_SENT);
-	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
-	dmc_event_log_append(dmc_uevent_get(ev));
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->uevent)
-			l->uevent(l, ev);
-	mutex_unlock(&dmc_event_mutex);
-	wake_up_interruptible_all(&dmc_event_waitq);
-	dmc_uevent_put(ev);
-	err = 0;
-
-out_free_path:
 	kfree(devpath);
 out_free_env:
 	kfree(env);
@@ -679,131 +736,6 @@ int dmc_event_log_set_capacity(unsigned int capacity)
 }
 EXPORT_SYMBOL_GPL(dmc_event_log_set_capacity);
 
-/* ---- listeners ------------------------------------------------------------ */
-
-/**
- * dmc_listener_register() - start telling @l of every change
- * @l: the listener, with the callbacks it wants
- *
- * Before this returns, @l->kobj_added is called for every object already
- * in the tree, parents first, then @l->link_added for every link there is
- * (a link may be told twice: replayed, then announced by a change under
- * way), so the listener starts from a complete picture; events sent
- * before registration are not replayed (read them from the event log).
- *
- * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
- * Return: 0, or -EINVAL for NULL.
- */
-int dmc_listener_register(struct dmc_listener *l)
-{
-	if (!l)
-		return -EINVAL;
-	mutex_lock(&dmc_tree_mutex);
-	mutex_lock(&dmc_event_mutex);
-	list_add_tail(&l->node, &dmc_listeners);
-	dmc_tree_replay(l);
-	mutex_unlock(&dmc_event_mutex);
-	mutex_unlock(&dmc_tree_mutex);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(dmc_listener_register);
-
-/**
- * dmc_listener_unregister() - stop telling @l of changes
- * @l: a registered listener
- *
- * When this returns no callback of @l is running or will run.
- *
- * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
- */
-void dmc_listener_unregister(struct dmc_listener *l)
-{
-	if (!l)
-		return;
-	mutex_lock(&dmc_tree_mutex);
-	mutex_lock(&dmc_event_mutex);
-	list_del(&l->node);
-	mutex_unlock(&dmc_event_mutex);
-	mutex_unlock(&dmc_tree_mutex);
-}
-EXPORT_SYMBOL_GPL(dmc_listener_unregister);
-
-void dmc_listeners_kobj_added(struct dmc_kobject *kobj)
-{
-	struct dmc_listener *l;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->kobj_added)
-			l->kobj_added(l, kobj);
-}
-
-void dmc_listeners_kobj_removed(struct dmc_kobject *kobj)
-{
-	struct dmc_listener *l;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->kobj_removed)
-			l->kobj_removed(l, kobj);
-}
-
-void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old)
-{
-	struct dmc_listener *l;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->kobj_renamed)
-			l->kobj_renamed(l, kobj, old);
-}
-
-void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
-			      struct dmc_kobject *old_parent)
-{
-	struct dmc_listener *l;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->kobj_moved)
-			l->kobj_moved(l, kobj, old_parent);
-}
-
-/**
- * dmc_sysfs_link() - tell listeners that @kobj has a link to @target
- * @kobj: where the link lives
- * @name: the link's name
- * @target: what it points to
- *
- * The core keeps no list of links: they follow from the model (a bound
- * device's "driver", a device's "subsystem"...), and the core calls this
- * wherever one appears. Takes dmc_tree_mutex, so links and objects reach
- * listeners in one order.
- */
-void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
-		    struct dmc_kobject *target)
-{
-	struct dmc_listener *l;
-
-	mutex_lock(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->link_added)
-			l->link_added(l, kobj, name, target);
-	mutex_unlock(&dmc_tree_mutex);
-}
-
-/* The counterpart of dmc_sysfs_link(). */
-void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name)
-{
-	struct dmc_listener *l;
-
-	mutex_lock(&dmc_tree_mutex);
-	list_for_each_entry(l, &dmc_listeners, node)
-		if (l->link_removed)
-			l->link_removed(l, kobj, name);
-	mutex_unlock(&dmc_tree_mutex);
-}
-
 int dmc_event_init(unsigned int capacity)
 {
 	if (!capacity || capacity > DMC_EVENT_LOG_MAX)
@@ -820,7 +752,7 @@ void dmc_event_exit(void)
 	struct dmc_event_ring *r = &dmc_ring;
 	unsigned int i;
 
-	WARN_ON(!list_empty(&dmc_listeners));
+	dmc_listener_exit();
 	for (i = 0; i < r->count; i++)
 		dmc_uevent_put(r->slots[(r->head + i) % r->capacity]);
 	kvfree(r->slots);

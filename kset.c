@@ -80,6 +80,24 @@ void dmc_kset_put(struct dmc_kset *kset)
 }
 EXPORT_SYMBOL_GPL(dmc_kset_put);
 
+/*
+ * The kset that gives @kobj its subsystem: its own, or that of its nearest
+ * ancestor with one. Returned with a reference, or NULL.
+ */
+struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
+{
+	const struct dmc_kobject *top = kobj;
+	struct dmc_kset *kset = NULL;
+
+	read_lock(&dmc_name_lock);
+	while (!top->kset && top->parent)
+		top = top->parent;
+	if (top->kset && dmc_kobject_get_unless_zero(&top->kset->kobj))
+		kset = top->kset;
+	read_unlock(&dmc_name_lock);
+	return kset;
+}
+
 /**
  * dmc_kset_register() - initialize and add a kset
  * @kset: the kset. The caller has set its name (dmc_kobject_set_name()),

@@ -720,7 +720,7 @@ static int tt_op_rename(struct rnd_state *rs)
 		 tt_rand(rs, 4));
 	/*
 	 * A device's name is hashed by its bus, class and parent: a raw
-	 * kobject rename of it is refused (kobject.c), and must stay
+	 * kobject rename of it is refused (kobject_tree.c), and must stay
 	 * refused while everything else runs. Success here is a violation.
 	 */
 	err = dmc_kobject_rename(&dev->kobj, name);

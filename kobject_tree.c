@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tree of kobjects and of their names: the counterpart of the
+ * directory half of sysfs (fs/sysfs/dir.c, fs/kernfs/dir.c) and of
+ * kobject_get_path(), kobject_rename() and kobject_move() in lib/kobject.c.
+ *
+ * Names are unique among siblings. Linux learns of a duplicate only when
+ * sysfs refuses the directory; dmcore keeps one hashed index keyed by
+ * (parent, name), so a duplicate is found in O(1) expected time, before
+ * anything changed, and the index also serves dmc_kobject_find_child()
+ * and dmc_kobject_lookup_path().
+ *
+ * Here: the tree's locks and root list, the index, the names reserved in
+ * a directory, an object entering and leaving the tree (index, kset,
+ * siblings, tree listeners), paths, rename, move and lookups. The life of
+ * the objects themselves is kobject.c's.
+ */
+
+#include <linux/export.h>
+#include <linux/hash.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/ratelimit.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "base.h"
+
+/* The shape of the tree and the tree listeners; see base.h. */
+DEFINE_MUTEX(dmc_tree_mutex);
+DEFINE_RWLOCK(dmc_name_lock);
+
+/* Top-level objects (no parent): the children of the tree's root. */
+LIST_HEAD(dmc_roots);
+
+/* ---- the (parent, name) index ---------------------------------------- */
+
+struct dmc_sib_key {
+	const struct dmc_kobject *parent;
+	const char *name;
+};
+
+static u32 dmc_sib_hash(const struct dmc_kobject *parent, const char *name,
+			u32 seed)
+{
+	return jhash(name, strlen(name), seed ^ hash_ptr(parent, 32));
+}
+
+static u32 dmc_sib_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct dmc_sib_key *key = data;
+
+	return dmc_sib_hash(key->parent, key->name, seed);
+}
+
+static u32 dmc_sib_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct dmc_kobject *kobj = data;
+
+	return dmc_sib_hash(kobj->parent, kobj->name, seed);
+}
+
+static int dmc_sib_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct dmc_sib_key *key = arg->key;
+	const struct dmc_kobject *kobj = obj;
+
+	return kobj->parent != key->parent || strcmp(kobj->name, key->name);
+}
+
+static const struct rhashtable_params dmc_sib_params = {
+	.head_offset = offsetof(struct dmc_kobject, sib_node),
+	.hashfn = dmc_sib_hashfn,
+	.obj_hashfn = dmc_sib_obj_hashfn,
+	.obj_cmpfn = dmc_sib_cmpfn,
+	.automatic_shrinking = true,
+};
+
+static struct rhashtable dmc_sib_index;
+
+/* Caller holds dmc_tree_mutex. */
+static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
+					  const char *name)
+{
+	struct dmc_sib_key key = { .parent = parent, .name = name };
+
+	return rhashtable_lookup_fast(&dmc_sib_index, &key, dmc_sib_params);
+}
+
+/* ---- reserved names ------------------------------------------------- */
+
+/* One group of the parent: does it give a file or directory @data? */
+static int dmc_name_in_group(struct dmc_kobject *kobj,
+			     const struct dmc_attribute_group *grp, void *data)
+{
+	struct dmc_attribute **a;
+
+	if (grp->name)
+		return !strcmp(grp->name, data);
+	for (a = grp->attrs; a && *a; a++)
+		if (!strcmp((*a)->name, data))
+			return 1;
+	return 0;
+}
+
+/**
+ * dmc_kobject_name_reserved() - is @name one of @parent's own entries?
+ * @parent: a kobject, or NULL for the top level
+ * @name: a candidate name for a child of @parent, or for a link in it
+ *
+ * The model's reserved names. An object's directory holds its children,
+ * its attributes (a named group is a subdirectory) and the links the
+ * core makes in it; these share one namespace, as in sysfs, so a child
+ * may not take the name of an attribute or attribute group of its
+ * parent, nor, under a device, "driver" or "subsystem" (the links of a
+ * device). The same rule refuses to bind a device named like a file of
+ * the driver (bind, unbind, uevent, the driver's own attributes), where
+ * the driver's link to the device would go. Enforced by the core, with
+ * or without the debugfs export.
+ *
+ * Return: true if @name is reserved under @parent.
+ */
+bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
+{
+	static const char * const dev_links[] = { "driver", "subsystem" };
+	unsigned int i;
+
+	if (!parent || !name)
+		return false;
+	if (dmc_kobject_is_device(parent))
+		for (i = 0; i < ARRAY_SIZE(dev_links); i++)
+			if (!strcmp(name, dev_links[i]))
+				return true;
+	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
+}
+
+/* ---- entering and leaving the tree ---------------------------------- */
+
+/*
+ * Enter the tree under kobj->parent (already referenced and named):
+ * index, kset, siblings, then the tree listeners. For kobject.c's add.
+ */
+int __dmc_kobject_add(struct dmc_kobject *kobj)
+{
+	struct dmc_kobject *parent = kobj->parent;
+	struct dmc_sib_key key = { .parent = parent, .name = kobj->name };
+	int err;
+
+	mutex_lock(&dmc_tree_mutex);
+	if (parent && (!dmc_kobject_in_tree(parent) ||
+		       dmc_kobj_test_flag(parent, DMC_KOBJ_DELETED))) {
+		pr_err_ratelimited("dmcore: cannot add '%s': parent '%s' is not in the tree\n",
+				   kobj->name, parent->name);
+		err = -ENOENT;
+		goto out_unlock;
+	}
+	if (dmc_kobject_name_reserved(parent, kobj->name)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': '%s' has a file or link of that name\n",
+				   kobj->name, parent->name);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+	err = rhashtable_lookup_insert_key(&dmc_sib_index, &key, &kobj->sib_node,
+					   dmc_sib_params);
+	if (err) {
+		if (err == -EEXIST)
+			pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
+					   kobj->name, parent ? parent->name : "",
+					   parent ? "/" : "", kobj->name);
+		goto out_unlock;
+	}
+	err = dmc_kset_join(kobj);
+	if (err)
+		goto out_unindex;
+
+	list_add_tail(&kobj->sibling, parent ? &parent->children : &dmc_roots);
+	dmc_kobj_set_flag(kobj, DMC_KOBJ_IN_TREE);
+	dmc_listeners_kobj_added(kobj);
+	mutex_unlock(&dmc_tree_mutex);
+	return 0;
+
+out_unindex:
+	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+out_unlock:
+	mutex_unlock(&dmc_tree_mutex);
+	return err;
+}
+
+/*
+ * Take @kobj out of the tree; its children are already out. For
+ * kobject.c's del and release.
+ */
+void __dmc_kobject_del(struct dmc_kobject *kobj)
+{
+	mutex_lock(&dmc_tree_mutex);
+	if (!dmc_kobj_test_and_clear_flag(kobj, DMC_KOBJ_IN_TREE)) {
+		mutex_unlock(&dmc_tree_mutex);
+		return;
+	}
+	WARN_ON(!list_empty(&kobj->children));
+	dmc_listeners_kobj_removed(kobj);
+	list_del_init(&kobj->sibling);
+	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	mutex_unlock(&dmc_tree_mutex);
+	/* Outside the tree lock: dropping the kset may free it. */
+	dmc_kset_leave(kobj);
+}
+
+/* ---- paths, rename and move ------------------------------------------- */
+
+/* @kobj's path into @buf (NULL: just measure); caller holds dmc_name_lock. */
+static size_t dmc_fill_path(const struct dmc_kobject *kobj, char *buf,
+			    size_t size)
+{
+	const struct dmc_kobject *pos;
+	size_t len = 0, n;
+
+	for (pos = kobj; pos; pos = pos->parent)
+		len += strlen(pos->name) + 1;
+	if (!buf || len + 1 > size)
+		return len;
+	buf[len] = '\0';
+	n = len;
+	for (pos = kobj; pos; pos = pos->parent) {
+		size_t l = strlen(pos->name);
+
+		n -= l;
+		memcpy(buf + n, pos->name, l);
+		buf[--n] = '/';
+	}
+	return len;
+}
+
+/**
+ * dmc_kobject_get_path() - the object's path from the root, "/a/b/c"
+ * @kobj: a named object
+ * @gfp: allocation flags
+ *
+ * Safe against concurrent rename and move of any ancestor.
+ *
+ * Return: a string the caller kfree()s, or NULL on allocation failure or
+ * for an unnamed object.
+ */
+char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp)
+{
+	size_t len, got;
+	char *path;
+
+	if (!kobj || !kobj->name)
+		return NULL;
+	for (;;) {
+		read_lock(&dmc_name_lock);
+		len = dmc_fill_path(kobj, NULL, 0);
+		read_unlock(&dmc_name_lock);
+
+		path = kmalloc(len + 1, gfp);
+		if (!path)
+			return NULL;
+		read_lock(&dmc_name_lock);
+		got = dmc_fill_path(kobj, path, len + 1);
+		read_unlock(&dmc_name_lock);
+		if (got == len)
+			return path;
+		kfree(path);	/* renamed meanwhile: measure again */
+	}
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_get_path);
+
+/* "DEVPATH_OLD=<path>" for the "move" event of a rename or move; NULL: -ENOMEM. */
+static char *dmc_devpath_old(const struct dmc_kobject *kobj)
+{
+	char *old_path, *devpath_old;
+
+	old_path = dmc_kobject_get_path(kobj, GFP_KERNEL);
+	devpath_old = old_path ? kasprintf(GFP_KERNEL, "DEVPATH_OLD=%s", old_path) : NULL;
+	kfree(old_path);
+	return devpath_old;
+}
+
+/* After a rename or move: send "move" with @devpath_old, then free it. */
+static void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old)
+{
+	const char *envp[2] = { devpath_old, NULL };
+
+	dmc_kobject_uevent_env(kobj, DMC_KOBJ_MOVE, envp);
+	kfree(devpath_old);
+}
+
+/*
+ * Devices, drivers, buses and classes are also found by name (and a
+ * device by parent) in the model's own indexes, which the kobject core
+ * cannot update: refuse to rename or move them behind the model's back.
+ */
+static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
+				   const char *op)
+{
+	if (!kobj->ktype || !kobj->ktype->indexed_elsewhere)
+		return false;
+	pr_err_ratelimited("dmcore: %s of %s '%s' refused: the model indexes a %s by name and parent, kobject %s would leave them stale\n",
+			   op, kobj->ktype->name, kobj->name ?: "(unnamed)",
+			   kobj->ktype->name, op);
+	return true;
+}
+
+/**
+ * dmc_kobject_rename() - change the name of an object in the tree
+ * @kobj: the object; the caller holds a reference
+ * @new_name: the new name; a '/' is replaced by '!'
+ *
+ * Sends a "move" event with DEVPATH_OLD. Pointers previously returned by
+ * dmc_kobject_name() become invalid, as in Linux. The object's kset
+ * index follows the new name; a lookup by name running meanwhile finds
+ * the object under its old name or its new one, never neither.
+ *
+ * The kobject of a device, driver, bus or class (a type with
+ * @indexed_elsewhere) is refused: the model keeps those by name in its
+ * bus, class, driver and children indexes too, which this function cannot
+ * see. Linux renames a device with device_rename(), not kobject_rename();
+ * dmcore has no device rename.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: 0, -EINVAL (NULL argument, empty name, object not in the tree),
+ * -ENAMETOOLONG, -EEXIST (a sibling has that name), -EOPNOTSUPP (the
+ * kobject of a device, driver, bus or class; logged), -ENOMEM. On error
+ * nothing changed.
+ */
+int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
+{
+	char *name, *devpath_old;
+	const char *old_name;
+	int err;
+
+	if (!kobj || !new_name)
+		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "rename"))
+		return -EOPNOTSUPP;
+	name = kstrdup(new_name, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	strreplace(name, '/', '!');
+	err = dmc_kobject_check_name(name);
+	if (err) {
+		pr_err_ratelimited("dmcore: rename of '%s': bad name\n", kobj->name);
+		goto out_free;
+	}
+	devpath_old = dmc_devpath_old(kobj);
+	if (!devpath_old) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+
+	mutex_lock(&dmc_tree_mutex);
+	if (!dmc_kobject_in_tree(kobj)) {
+		pr_err_ratelimited("dmcore: rename of '%s', which is not in the tree\n",
+				   kobj->name);
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	if (!strcmp(kobj->name, name)) {
+		err = 0;
+		goto out_unlock;
+	}
+	if (dmc_sib_lookup(kobj->parent, name) ||
+	    dmc_kobject_name_reserved(kobj->parent, name)) {
+		pr_err_ratelimited("dmcore: cannot rename '%s' to '%s': exists\n",
+				   kobj->name, name);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+	err = dmc_kset_rename_member(kobj, name, &old_name);
+	if (err)
+		goto out_unlock;
+	dmc_listeners_kobj_renamed(kobj, old_name);
+	mutex_unlock(&dmc_tree_mutex);
+
+	kfree(old_name);
+	dmc_kobject_send_move(kobj, devpath_old);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&dmc_tree_mutex);
+	kfree(devpath_old);
+out_free:
+	kfree(name);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_rename);
+
+/*
+ * Swap @kobj's name for @name in both indexes; caller holds
+ * dmc_tree_mutex and has checked for a sibling clash. Used by kset.c's
+ * dmc_kset_rename_member() with the kset lock held.
+ */
+int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
+			  const char **old_name)
+{
+	int err;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	write_lock(&dmc_name_lock);
+	*old_name = kobj->name;
+	kobj->name = name;
+	write_unlock(&dmc_name_lock);
+	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+				     dmc_sib_params);
+	if (err) {
+		write_lock(&dmc_name_lock);
+		kobj->name = *old_name;
+		write_unlock(&dmc_name_lock);
+		/* The slot we just left is free again: this cannot fail. */
+		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+					       dmc_sib_params));
+		*old_name = NULL;
+	}
+	return err;
+}
+
+static bool dmc_is_ancestor(const struct dmc_kobject *a,
+			    const struct dmc_kobject *kobj)
+{
+	for (; kobj; kobj = kobj->parent)
+		if (kobj == a)
+			return true;
+	return false;
+}
+
+/**
+ * dmc_kobject_move() - give an object in the tree a new parent
+ * @kobj: the object; the caller holds a reference
+ * @new_parent: the new parent, in the tree; NULL means the object's kset,
+ *	or the top level if it has none
+ *
+ * The reference on the old parent moves to the new one. Sends a "move"
+ * event with DEVPATH_OLD.
+ *
+ * The kobject of a device, driver, bus or class is refused, as by
+ * dmc_kobject_rename(): a device's dev->parent, its place in its old
+ * parent's children and in the power order would stay behind. Linux moves
+ * a device with device_move(); dmcore has no device move.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
+ * or below it), -ENOENT (@new_parent not in the tree), -EEXIST (name
+ * taken under @new_parent), -EOPNOTSUPP (the kobject of a device, driver,
+ * bus or class; logged), -ENOMEM. On error nothing changed.
+ */
+int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
+{
+	struct dmc_kobject *old_parent;
+	char *devpath_old;
+	int err;
+
+	if (!kobj)
+		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "move"))
+		return -EOPNOTSUPP;
+	if (!new_parent && kobj->kset)
+		new_parent = &kobj->kset->kobj;
+
+	devpath_old = dmc_devpath_old(kobj);
+	if (!devpath_old)
+		return -ENOMEM;
+
+	mutex_lock(&dmc_tree_mutex);
+	err = -EINVAL;
+	if (!dmc_kobject_in_tree(kobj)) {
+		pr_err_ratelimited("dmcore: move of '%s', which is not in the tree\n",
+				   kobj->name);
+		goto out_unlock;
+	}
+	if (new_parent && dmc_is_ancestor(kobj, new_parent)) {
+		pr_err_ratelimited("dmcore: cannot move '%s' under itself\n", kobj->name);
+		goto out_unlock;
+	}
+	err = -ENOENT;
+	if (new_parent && !dmc_kobject_in_tree(new_parent)) {
+		pr_err_ratelimited("dmcore: cannot move '%s': new parent '%s' is not in the tree\n",
+				   kobj->name, new_parent->name);
+		goto out_unlock;
+	}
+	err = 0;
+	old_parent = kobj->parent;
+	if (old_parent == new_parent)
+		goto out_unlock;
+	if (dmc_sib_lookup(new_parent, kobj->name) ||
+	    dmc_kobject_name_reserved(new_parent, kobj->name)) {
+		pr_err_ratelimited("dmcore: cannot move '%s': name taken under '%s'\n",
+				   kobj->name, new_parent ? new_parent->name : "/");
+		err = -EEXIST;
+		goto out_unlock;
+	}
+
+	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	write_lock(&dmc_name_lock);
+	kobj->parent = dmc_kobject_get(new_parent);
+	write_unlock(&dmc_name_lock);
+	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+				     dmc_sib_params);
+	if (err) {
+		write_lock(&dmc_name_lock);
+		kobj->parent = old_parent;
+		write_unlock(&dmc_name_lock);
+		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+					       dmc_sib_params));
+		mutex_unlock(&dmc_tree_mutex);
+		dmc_kobject_put(new_parent);
+		kfree(devpath_old);
+		return err;
+	}
+	list_move_tail(&kobj->sibling,
+		       new_parent ? &new_parent->children : &dmc_roots);
+	dmc_listeners_kobj_moved(kobj, old_parent);
+	mutex_unlock(&dmc_tree_mutex);
+
+	dmc_kobject_put(old_parent);
+	dmc_kobject_send_move(kobj, devpath_old);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&dmc_tree_mutex);
+	kfree(devpath_old);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_move);
+
+/* ---- lookups ----------------------------------------------------------- */
+
+/**
+ * dmc_kobject_find_child() - look up a child by name
+ * @parent: the parent, or NULL for the top level
+ * @name: the child's name
+ *
+ * O(1) expected time through the (parent, name) index.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: the child with a new reference (put it), or NULL.
+ */
+struct dmc_kobject *dmc_kobject_find_child(struct dmc_kobject *parent,
+					   const char *name)
+{
+	struct dmc_kobject *kobj;
+
+	if (!name)
+		return NULL;
+	mutex_lock(&dmc_tree_mutex);
+	kobj = dmc_kobject_get_unless_zero(dmc_sib_lookup(parent, name));
+	mutex_unlock(&dmc_tree_mutex);
+	return kobj;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_find_child);
+
+/**
+ * dmc_kobject_lookup_path() - find an object by its path
+ * @path: "/devices/a/b" (the leading '/' may be left out)
+ *
+ * Each component is looked up in the (parent, name) index.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: the object with a reference (put it), or NULL.
+ */
+struct dmc_kobject *dmc_kobject_lookup_path(const char *path)
+{
+	struct dmc_kobject *kobj = NULL, *next;
+	const char *p = path, *slash;
+	char name[DMC_NAME_MAX + 1];
+	size_t len;
+
+	if (!path)
+		return NULL;
+	mutex_lock(&dmc_tree_mutex);
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		slash = strchrnul(p, '/');
+		len = slash - p;
+		if (len > DMC_NAME_MAX)
+			goto fail;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		next = dmc_sib_lookup(kobj, name);
+		if (!next)
+			goto fail;
+		kobj = next;
+		p = slash;
+	}
+	kobj = dmc_kobject_get_unless_zero(kobj);
+	mutex_unlock(&dmc_tree_mutex);
+	return kobj;
+fail:
+	mutex_unlock(&dmc_tree_mutex);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_lookup_path);
+
+int dmc_kobject_index_init(void)
+{
+	return rhashtable_init(&dmc_sib_index, &dmc_sib_params);
+}
+
+void dmc_kobject_index_exit(void)
+{
+	rhashtable_destroy(&dmc_sib_index);
+}
