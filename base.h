@@ -22,7 +22,7 @@
  * callback. Tree and uevent listeners run under the mutexes named for
  * them below.
  *
- *   dmc_control_mutex (control.c) control's lists, one command at a
+ *   dmc_control_mutex (control_verbs.c) control's lists, one command at a
  *                               time; a command lets go of it around
  *                               every core call that runs a callback
  *   dmc_pm_transition_mutex (power.c)  every power transition, of the
@@ -87,9 +87,9 @@
  *   dmc_live_lock    (spinlock) the list of live kobjects (leak report).
  *   dmc_driver_p_lock (spinlock, bus.c) a leaf: drv->p's clearing
  *                               against dmc_driver_private_get().
- *   dmc_ctl_lock, dmc_ctl_buses_lock (spinlocks, control.c) leaves:
- *                               control's own lists, also taken from its
- *                               tree listener.
+ *   dmc_ctl_lock, dmc_ctl_buses_lock (spinlocks, control_devices.c,
+ *                               control_verbs.c) leaves: control's own
+ *                               lists, also taken from its tree listener.
  *
  * Active references. A driver's dp->active and a bus's priv->active count
  * the users of the owner's structure and callbacks (a match and probe with
