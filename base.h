@@ -318,9 +318,10 @@ struct dmc_device_link {
 
 extern const struct dmc_kobj_type dmc_device_ktype;
 
-/* dm_core.c */
+/* device.c */
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
+extern const struct dmc_kset_uevent_ops dmc_device_uevent_ops;	/* of devices/ */
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
 void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
@@ -397,13 +398,14 @@ extern struct dmc_kset *dmc_bus_kset;
 extern struct dmc_kset *dmc_class_kset;
 extern struct dmc_kobject *dmc_virtual_dir;
 
-/* sysfs_export.c: the debugfs mirror, a listener like any other */
+/* bridge.c: the running kernel's PCI and platform buses, mirrored */
 int dmc_bridge_init(void);
 void dmc_bridge_exit(void);
 void dmc_bridge_settle(void);
 bool dmc_bridge_is_shadow(const struct dmc_device *dev);
 bool dmc_bridge_owns_name(const char *name);
 
+/* sysfs_export.c: the debugfs mirror, a listener like any other */
 int dmc_export_init(void);
 void dmc_export_exit(void);
 
