@@ -560,6 +560,182 @@ static int dmc_device_check_names(struct dmc_device *dev)
 	return -EEXIST;
 }
 
+/*
+ * The steps of dmc_device_add(), in order, and of dmc_device_del_one(),
+ * their undoing.
+ */
+
+/*
+ * Refuse a second add of @dev, give it its private part and its name
+ * from ->init_name.
+ */
+static int dmc_device_add_prepare(struct dmc_device *dev)
+{
+	int err;
+
+	if (dev->p && (dev->p->registered || dev->p->dead)) {
+		pr_err_ratelimited("dmcore: device '%s' added twice\n",
+				   dmc_dev_name(dev));
+		return -EINVAL;
+	}
+	if (!dev->p) {
+		err = dmc_device_private_init(dev);
+		if (err)
+			return err;
+	}
+	if (dev->init_name) {
+		err = dmc_kobject_set_name(&dev->kobj, "%s", dev->init_name);
+		if (err)
+			return err;
+		dev->init_name = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Refuse @dev before anything is visible: no name, no release function,
+ * a bus or class not registered, or a name taken on them.
+ */
+static int dmc_device_add_check(struct dmc_device *dev)
+{
+	if (!dev->kobj.name) {
+		pr_err_ratelimited("dmcore: device %p added without a name\n", dev);
+		return -EINVAL;
+	}
+	if (DMC_MISUSE(!dmc_device_has_release(dev),
+		       "device '%s' has no release function, refused\n",
+		       dev->kobj.name))
+		return -EINVAL;
+	if (dev->bus && !dmc_bus_is_registered(dev->bus)) {
+		pr_err_ratelimited("dmcore: device '%s': bus '%s' is not registered\n",
+				   dev->kobj.name, dev->bus->name);
+		return -EINVAL;
+	}
+	if (dev->class && !dmc_class_is_registered(dev->class)) {
+		pr_err_ratelimited("dmcore: device '%s': class '%s' is not registered\n",
+				   dev->kobj.name, dev->class->name);
+		return -EINVAL;
+	}
+	/* Catch the common clashes before anything is visible. */
+	return dmc_device_check_names(dev);
+}
+
+/*
+ * The directory @dev goes in: its parent's, which must be registered;
+ * for a parentless class device not on a bus devices/virtual/<class>, a
+ * glue directory held until dmc_device_put_dir(); else NULL (devices/).
+ */
+static struct dmc_kobject *dmc_device_get_dir(struct dmc_device *dev)
+{
+	struct dmc_device *parent = dev->parent;
+	struct dmc_kobject *glue;
+
+	if (parent) {
+		if (!dmc_device_is_registered(parent)) {
+			pr_err_ratelimited("dmcore: device '%s': parent '%s' is not registered\n",
+					   dev->kobj.name, dmc_dev_name(parent));
+			return ERR_PTR(-ENOENT);
+		}
+		return &parent->kobj;
+	}
+	if (dev->class && !dev->bus) {
+		glue = dmc_class_glue_dir(dev->class);
+		return glue ?: ERR_PTR(-ENOMEM);
+	}
+	return NULL;
+}
+
+/* Let go of @dir from dmc_device_get_dir() if it is a glue directory. */
+static void dmc_device_put_dir(struct dmc_device *dev, struct dmc_kobject *dir,
+			       bool failed)
+{
+	if (dir && !dev->parent)
+		dmc_class_glue_dir_put(dev->class, dir, failed);
+}
+
+/* Join @dev to its parent's children (made on the first child). */
+static int dmc_device_join_parent(struct dmc_device *dev)
+{
+	struct dmc_klist *children;
+
+	if (!dev->parent)
+		return 0;
+	children = dmc_device_children_alloc(dev->parent->p);
+	if (IS_ERR(children))
+		return PTR_ERR(children);
+	return dmc_klist_add(children, &dev->p->knode_parent, &dev->kobj.name,
+			     false);
+}
+
+static void dmc_device_leave_parent(struct dmc_device *dev)
+{
+	struct dmc_device *parent = dev->parent;
+
+	/* A child's parent has its klist: made when the child was added. */
+	if (parent && dmc_device_children(parent->p))
+		dmc_klist_del(dmc_device_children(parent->p), &dev->p->knode_parent);
+}
+
+static void dmc_device_mark_registered(struct dmc_device *dev)
+{
+	dmc_device_lock(dev);
+	/* Pairs with the acquire in dmc_device_put(). */
+	smp_store_release(&dev->p->registered, true);
+	dmc_device_unlock(dev);
+}
+
+/* Mark @dev deleted, and wake whoever waits for that. */
+static void dmc_device_mark_unregistered(struct dmc_device *dev)
+{
+	struct dmc_device_private *p = dev->p;
+
+	dmc_device_lock(dev);
+	WRITE_ONCE(p->registered, false);
+	WRITE_ONCE(p->del_task, NULL);
+	dmc_device_unlock(dev);
+	/* Waiters test ->registered (or the parent link) after queueing. */
+	smp_mb();
+	wake_up_var(&p->registered);
+}
+
+/*
+ * Did @dev's parent begin its deletion while @dev joined it? It may have
+ * walked its children before this one joined: then nobody else will
+ * delete @dev.
+ */
+static bool dmc_device_parent_went_away(struct dmc_device *dev)
+{
+	struct dmc_device *parent = dev->parent;
+
+	/* Pairs with the barrier in dmc_device_del_claim(). */
+	smp_mb();
+	if (!parent || !READ_ONCE(parent->p->dead))
+		return false;
+	pr_err_ratelimited("dmcore: device '%s': parent '%s' went away\n",
+			   dev->kobj.name, dmc_dev_name(parent));
+	return true;
+}
+
+/* Tell the bus notifiers, send "add" and offer @dev to its bus's drivers. */
+static void dmc_device_add_announce(struct dmc_device *dev)
+{
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
+	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
+	dmc_bus_probe_device(dev);
+}
+
+/*
+ * Tell the bus notifiers, unbind @dev's driver (its consumers' first),
+ * then remove its device links and any deferred probe of it.
+ */
+static void dmc_device_del_unbind(struct dmc_device *dev)
+{
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
+	dmc_device_release_driver(dev);
+	dmc_device_links_purge(dev);
+	dmc_deferred_probe_del(dev);
+}
+
 /**
  * dmc_device_add() - add an initialized device to the model
  * @dev: the device, after dmc_device_initialize() and with a name (set
@@ -587,8 +763,7 @@ static int dmc_device_check_names(struct dmc_device *dev)
  */
 int dmc_device_add(struct dmc_device *dev)
 {
-	struct dmc_kobject *parent_kobj = NULL, *glue = NULL;
-	struct dmc_device *parent;
+	struct dmc_kobject *dir;
 	int err;
 
 	if (!dev)
@@ -597,112 +772,42 @@ int dmc_device_add(struct dmc_device *dev)
 		       "add of uninitialized device %p\n", dev))
 		return -EINVAL;
 	dev = dmc_device_get(dev);
-	err = -EINVAL;
-	if (dev->p && (dev->p->registered || dev->p->dead)) {
-		pr_err_ratelimited("dmcore: device '%s' added twice\n",
-				   dmc_dev_name(dev));
-		goto out_put;
-	}
-	if (!dev->p) {
-		err = dmc_device_private_init(dev);
-		if (err)
-			goto out_put;
-	}
-	if (dev->init_name) {
-		err = dmc_kobject_set_name(&dev->kobj, "%s", dev->init_name);
-		if (err)
-			goto out_put;
-		dev->init_name = NULL;
-	}
-	err = -EINVAL;
-	if (!dev->kobj.name) {
-		pr_err_ratelimited("dmcore: device %p added without a name\n", dev);
-		goto out_put;
-	}
-	if (DMC_MISUSE(!dmc_device_has_release(dev),
-		       "device '%s' has no release function, refused\n",
-		       dev->kobj.name))
-		goto out_put;
-	if (dev->bus && !dmc_bus_is_registered(dev->bus)) {
-		pr_err_ratelimited("dmcore: device '%s': bus '%s' is not registered\n",
-				   dev->kobj.name, dev->bus->name);
-		goto out_put;
-	}
-	if (dev->class && !dmc_class_is_registered(dev->class)) {
-		pr_err_ratelimited("dmcore: device '%s': class '%s' is not registered\n",
-				   dev->kobj.name, dev->class->name);
-		goto out_put;
-	}
-
-	/* Catch the common clashes before anything is visible. */
-	err = dmc_device_check_names(dev);
+	err = dmc_device_add_prepare(dev);
 	if (err)
 		goto out_put;
-
-	parent = dev->parent;
-	if (parent) {
-		if (!dmc_device_is_registered(parent)) {
-			pr_err_ratelimited("dmcore: device '%s': parent '%s' is not registered\n",
-					   dev->kobj.name, dmc_dev_name(parent));
-			err = -ENOENT;
-			goto out_put;
-		}
-		parent_kobj = &parent->kobj;
-	} else if (dev->class && !dev->bus) {
-		glue = dmc_class_glue_dir(dev->class);
-		if (!glue) {
-			err = -ENOMEM;
-			goto out_put;
-		}
-		parent_kobj = glue;
-	}
-
-	err = dmc_kobject_add(&dev->kobj, parent_kobj, "%s", dev->kobj.name);
+	err = dmc_device_add_check(dev);
 	if (err)
-		goto out_glue;
+		goto out_put;
+	dir = dmc_device_get_dir(dev);
+	if (IS_ERR(dir)) {
+		err = PTR_ERR(dir);
+		goto out_put;
+	}
+	err = dmc_kobject_add(&dev->kobj, dir, "%s", dev->kobj.name);
+	if (err)
+		goto err_dir;
 	err = dmc_bus_add_device(dev);
 	if (err)
-		goto err_del_kobj;
+		goto err_kobj;
 	err = dmc_class_add_device(dev);
 	if (err)
 		goto err_bus;
-	if (parent) {
-		struct dmc_klist *children = dmc_device_children_alloc(parent->p);
-
-		err = IS_ERR(children) ? PTR_ERR(children) :
-			dmc_klist_add(children, &dev->p->knode_parent,
-				      &dev->kobj.name, false);
-		if (err)
-			goto err_class;
-	}
+	err = dmc_device_join_parent(dev);
+	if (err)
+		goto err_class;
 	dmc_dpm_add(dev);
 	dmc_device_add_links(dev);
 	/* The registration's own reference, dropped by dmc_device_del(). */
 	dmc_device_get(dev);
-	dmc_device_lock(dev);
-	/* Pairs with the acquire in dmc_device_put(). */
-	smp_store_release(&dev->p->registered, true);
-	dmc_device_unlock(dev);
+	dmc_device_mark_registered(dev);
 
-	/*
-	 * A parent being deleted meanwhile may have walked its children
-	 * before this one joined: then nobody else will delete it. Pairs
-	 * with the barrier in dmc_device_del().
-	 */
-	smp_mb();
-	if (parent && READ_ONCE(parent->p->dead)) {
-		pr_err_ratelimited("dmcore: device '%s': parent '%s' went away\n",
-				   dev->kobj.name, dmc_dev_name(parent));
+	if (dmc_device_parent_went_away(dev)) {
 		dmc_device_del(dev);
 		dmc_device_put(dev);
 		return -ENOENT;
 	}
-
-	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
-	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
-	dmc_bus_probe_device(dev);
-	if (glue)
-		dmc_class_glue_dir_put(dev->class, glue, false);
+	dmc_device_add_announce(dev);
+	dmc_device_put_dir(dev, dir, false);
 	dmc_device_put(dev);
 	return 0;
 
@@ -710,11 +815,10 @@ err_class:
 	dmc_class_remove_device(dev);
 err_bus:
 	dmc_bus_remove_device(dev);
-err_del_kobj:
+err_kobj:
 	dmc_kobject_del(&dev->kobj);
-out_glue:
-	if (glue)
-		dmc_class_glue_dir_put(dev->class, glue, true);
+err_dir:
+	dmc_device_put_dir(dev, dir, true);
 out_put:
 	dmc_device_put(dev);
 	return err;
@@ -809,31 +913,16 @@ static struct dmc_device *dmc_device_first_child(struct dmc_device *parent)
  */
 static void dmc_device_del_one(struct dmc_device *dev)
 {
-	struct dmc_device *parent = dev->parent;
-	struct dmc_device_private *p = dev->p;
-
-	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
-	dmc_device_release_driver(dev);
-	dmc_device_links_purge(dev);
-	dmc_deferred_probe_del(dev);
+	dmc_device_del_unbind(dev);
 	dmc_device_remove_links(dev);
 	dmc_class_remove_device(dev);
 	dmc_bus_remove_device(dev);
 	dmc_dpm_remove(dev);
-	/* A child's parent has its klist: made when the child was added. */
-	if (parent && dmc_device_children(parent->p))
-		dmc_klist_del(dmc_device_children(parent->p), &p->knode_parent);
+	dmc_device_leave_parent(dev);
 	/* Gone already if its parent's kobject was deleted under it. */
 	if (dmc_kobject_in_tree(&dev->kobj))
 		dmc_kobject_del(&dev->kobj);
-
-	dmc_device_lock(dev);
-	WRITE_ONCE(p->registered, false);
-	WRITE_ONCE(p->del_task, NULL);
-	dmc_device_unlock(dev);
-	/* Waiters test ->registered (or the parent link) after queueing. */
-	smp_mb();
-	wake_up_var(&p->registered);
+	dmc_device_mark_unregistered(dev);
 	dmc_device_put(dev);	/* the registration's reference */
 	dmc_device_put(dev);	/* the deleter's, from dmc_device_del_claim() */
 }
