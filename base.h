@@ -308,6 +308,19 @@ struct dmc_device_private {
 	bool ready_to_probe;
 };
 
+/*
+ * The children of @p, or NULL while it never had one (device_children.c
+ * makes them on the first child).
+ */
+static inline struct dmc_klist *dmc_device_children(struct dmc_device_private *p)
+{
+	/*
+	 * Pairs with the cmpxchg() in dmc_device_children_alloc(): a walker
+	 * that sees the klist sees it initialized.
+	 */
+	return smp_load_acquire(&p->klist_children);
+}
+
 /* The device link, private to the core (link.c). */
 struct dmc_device_link {
 	struct dmc_device *supplier;
@@ -328,6 +341,10 @@ int dmc_walk_group_list(struct dmc_kobject *kobj,
 			const struct dmc_attribute_group **groups, void *data,
 			int (*fn)(struct dmc_kobject *kobj,
 				  const struct dmc_attribute_group *grp, void *data));
+
+/* device_children.c */
+int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
+void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
 
 /* bus.c */
 int dmc_bus_add_device(struct dmc_device *dev);

@@ -7,7 +7,8 @@
  * A device is a kobject in devices/ with attributes (uevent,
  * power/state, and its type's, bus's, class's and own groups), events
  * only while it is on a bus or in a class, the "subsystem" link and its
- * entries in its bus's and class's views, and a klist of children.
+ * entries in its bus's and class's views, and children (their klist is
+ * in device_children.c).
  * dmc_device_add() puts it in the tree, on its bus, in its class, among
  * its parent's children and in the power order; dmc_device_del() takes it
  * out again, children first. The module (dm_core.c) calls
@@ -320,59 +321,6 @@ const struct dmc_kset_uevent_ops dmc_device_uevent_ops = {
 
 /* ---- device lifetime ------------------------------------------------------ */
 
-static bool dmc_child_get(struct dmc_klist_node *n)
-{
-	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
-						    knode_parent);
-
-	return dmc_kobject_get_unless_zero(&p->device->kobj);
-}
-
-static void dmc_child_put(struct dmc_klist_node *n)
-{
-	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
-						    knode_parent);
-
-	dmc_device_put(p->device);
-}
-
-/* The children of @p, or NULL while it never had one. */
-static struct dmc_klist *dmc_device_children(struct dmc_device_private *p)
-{
-	/*
-	 * Pairs with the cmpxchg() in dmc_device_children_alloc(): a walker
-	 * that sees the klist sees it initialized.
-	 */
-	return smp_load_acquire(&p->klist_children);
-}
-
-/*
- * The children of @p, made on the first child: most devices never have
- * one, and an indexed klist is most of a device's private part. Siblings
- * added at once race here; one klist wins, the others are thrown away.
- */
-static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
-{
-	struct dmc_klist *k = dmc_device_children(p), *old;
-
-	if (k)
-		return k;
-	k = kmalloc(sizeof(*k), GFP_KERNEL);
-	if (!k)
-		return ERR_PTR(-ENOMEM);
-	if (dmc_klist_init(k, dmc_child_get, dmc_child_put)) {
-		kfree(k);
-		return ERR_PTR(-ENOMEM);
-	}
-	old = cmpxchg(&p->klist_children, NULL, k);
-	if (old) {
-		dmc_klist_destroy(k);
-		kfree(k);
-		return old;
-	}
-	return k;
-}
-
 static int dmc_device_private_init(struct dmc_device *dev)
 {
 	struct dmc_device_private *p;
@@ -651,29 +599,6 @@ static void dmc_device_put_dir(struct dmc_device *dev, struct dmc_kobject *dir,
 {
 	if (dir && !dev->parent)
 		dmc_class_glue_dir_put(dev->class, dir, failed);
-}
-
-/* Join @dev to its parent's children (made on the first child). */
-static int dmc_device_join_parent(struct dmc_device *dev)
-{
-	struct dmc_klist *children;
-
-	if (!dev->parent)
-		return 0;
-	children = dmc_device_children_alloc(dev->parent->p);
-	if (IS_ERR(children))
-		return PTR_ERR(children);
-	return dmc_klist_add(children, &dev->p->knode_parent, &dev->kobj.name,
-			     false);
-}
-
-static void dmc_device_leave_parent(struct dmc_device *dev)
-{
-	struct dmc_device *parent = dev->parent;
-
-	/* A child's parent has its klist: made when the child was added. */
-	if (parent && dmc_device_children(parent->p))
-		dmc_klist_del(dmc_device_children(parent->p), &dev->p->knode_parent);
 }
 
 static void dmc_device_mark_registered(struct dmc_device *dev)
@@ -1040,106 +965,6 @@ void dmc_device_unregister(struct dmc_device *dev)
 	dmc_device_put(dev);
 }
 EXPORT_SYMBOL_GPL(dmc_device_unregister);
-
-/* ---- children --------------------------------------------------------------- */
-
-/**
- * dmc_device_walk_children() - call @fn for each child device
- * @parent: the parent
- * @data: passed to @fn
- * @fn: called with a referenced child; a nonzero return stops the walk
- *
- * Safe against children being added and removed meanwhile, including by
- * @fn.
- *
- * Context: may sleep.
- * Return: the first nonzero value @fn returned, or 0.
- */
-int dmc_device_walk_children(struct dmc_device *parent,
-			     void *data, int (*fn)(struct dmc_device *dev, void *data))
-{
-	struct dmc_klist *children;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-	int ret = 0;
-
-	if (!parent || !parent->p || !fn)
-		return -EINVAL;
-	children = dmc_device_children(parent->p);
-	if (!children)
-		return 0;
-	dmc_klist_iter_start(children, &it);
-	while (!ret && (n = dmc_klist_iter_next(&it)))
-		ret = fn(container_of(n, struct dmc_device_private,
-				      knode_parent)->device, data);
-	dmc_klist_iter_exit(&it);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(dmc_device_walk_children);
-
-/**
- * dmc_device_find_child() - find a child device
- * @parent: the parent
- * @data: passed to @match
- * @match: returns nonzero for the wanted child
- *
- * Context: may sleep.
- * Return: the first child @match accepts, with a reference the caller
- * drops with dmc_device_put(), or NULL.
- */
-struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *data,
-					 int (*match)(struct dmc_device *dev,
-						      const void *data))
-{
-	struct dmc_device *found = NULL;
-	struct dmc_klist *children;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-
-	if (!parent || !parent->p || !match)
-		return NULL;
-	children = dmc_device_children(parent->p);
-	if (!children)
-		return NULL;
-	dmc_klist_iter_start(children, &it);
-	while ((n = dmc_klist_iter_next(&it))) {
-		struct dmc_device *dev = container_of(n, struct dmc_device_private,
-						      knode_parent)->device;
-
-		if (match(dev, data)) {
-			found = dmc_device_get(dev);
-			break;
-		}
-	}
-	dmc_klist_iter_exit(&it);
-	return found;
-}
-EXPORT_SYMBOL_GPL(dmc_device_find_child);
-
-/**
- * dmc_device_find_child_by_name() - find a child device by name
- * @parent: the parent
- * @name: the child's name
- *
- * O(1) expected time.
- *
- * Return: the child with a reference (drop it with dmc_device_put()), or
- * NULL.
- */
-struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
-						 const char *name)
-{
-	struct dmc_klist *children;
-	struct dmc_klist_node *n;
-
-	if (!parent || !parent->p || !name)
-		return NULL;
-	children = dmc_device_children(parent->p);
-	n = children ? dmc_klist_find(children, name) : NULL;
-	return n ? container_of(n, struct dmc_device_private, knode_parent)->device
-		 : NULL;
-}
-EXPORT_SYMBOL_GPL(dmc_device_find_child_by_name);
 
 /* ---- load and unload ------------------------------------------------------ */
 
