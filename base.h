@@ -332,6 +332,19 @@ struct dmc_device_private {
 	bool ready_to_probe;
 };
 
+/*
+ * The children of @p, or NULL while it never had one (device_children.c
+ * makes them on the first child).
+ */
+static inline struct dmc_klist *dmc_device_children(struct dmc_device_private *p)
+{
+	/*
+	 * Pairs with the cmpxchg() in dmc_device_children_alloc(): a walker
+	 * that sees the klist sees it initialized.
+	 */
+	return smp_load_acquire(&p->klist_children);
+}
+
 /* The device link, private to the core (link.c). */
 struct dmc_device_link {
 	struct dmc_device *supplier;
@@ -342,15 +355,20 @@ struct dmc_device_link {
 
 extern const struct dmc_kobj_type dmc_device_ktype;
 
-/* dm_core.c */
+/* device.c */
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
+extern const struct dmc_kset_uevent_ops dmc_device_uevent_ops;	/* of devices/ */
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
 void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
 			const struct dmc_attribute_group **groups, void *data,
 			int (*fn)(struct dmc_kobject *kobj,
 				  const struct dmc_attribute_group *grp, void *data));
+
+/* device_children.c */
+int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
+void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
 
 /* bus.c */
 int dmc_bus_add_device(struct dmc_device *dev);
@@ -436,13 +454,14 @@ extern struct dmc_kset *dmc_bus_kset;
 extern struct dmc_kset *dmc_class_kset;
 extern struct dmc_kobject *dmc_virtual_dir;
 
-/* sysfs_export.c: the debugfs mirror, a listener like any other */
+/* bridge.c: the running kernel's PCI and platform buses, mirrored */
 int dmc_bridge_init(void);
 void dmc_bridge_exit(void);
 void dmc_bridge_settle(void);
 bool dmc_bridge_is_shadow(const struct dmc_device *dev);
 bool dmc_bridge_owns_name(const char *name);
 
+/* sysfs_export.c: the debugfs mirror, a listener like any other */
 int dmc_export_init(void);
 void dmc_export_exit(void);
 

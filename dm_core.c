@@ -1,37 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dmcore's devices and its module: struct dmc_device's lifetime, the
- * roots of the model, load and unload. The counterpart of drivers/base/
- * core.c (devices) and of drivers/base/init.c and the kset part of
+ * dmcore's module: its parameters, the roots of the model, load and
+ * unload. The counterpart of drivers/base/init.c and of the kset part of
  * drivers/base/core.c (devices_kset), bus.c (bus_kset) and class.c
  * (class_kset).
  *
- * At load the core sets up its indexes and event log, starts the debugfs
- * export (a listener, unless export=0), and creates the three roots of the
- * tree, "devices", "bus" and "class", as ksets. At unload it takes them
+ * At load the core sets up its devices' cache, indexes, event log and
+ * probing, creates the three roots of the tree, "devices", "bus" and
+ * "class", as ksets, and then starts the three clients of the core:
+ * control (control.c), the bridge (bridge.c) and the debugfs export
+ * (sysfs_export.c, a listener, unless export=0). At unload it takes them
  * down in reverse and reports every object still alive: each one is a
  * leak, and the test harness fails on the report.
  */
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
-#include <linux/wait_bit.h>
 
 #include "base.h"
 #include "control.h"
-
-/*
- * A device and a caller's few bytes of its own (the benchmark's id) fit
- * a 256-byte kmalloc object on 64-bit kernels without lock debugging.
- */
-#if defined(CONFIG_64BIT) && !defined(CONFIG_DEBUG_MUTEXES) && \
-	!defined(CONFIG_DEBUG_LOCK_ALLOC)
-static_assert(sizeof(struct dmc_device) <= 248);
-#endif
 
 static unsigned int event_log_size = DMC_EVENT_LOG_DEFAULT;
 module_param(event_log_size, uint, 0444);
@@ -46,1055 +33,18 @@ struct dmc_kset *dmc_bus_kset;
 struct dmc_kset *dmc_class_kset;
 struct dmc_kobject *dmc_virtual_dir;
 
-/* Devices' private parts: a cache of their exact size, not a kmalloc class. */
-static struct kmem_cache *dmc_device_private_cache;
-
-/* ---- device release and events ------------------------------------------ */
-
-static void dmc_device_release(struct dmc_kobject *kobj)
-{
-	struct dmc_device *dev = to_dmc_device(kobj);
-	struct dmc_device_private *p = dev->p;
-
-	/* Order as in Linux: the device's own, its type's, its class's. */
-	if (dev->release)
-		dev->release(dev);
-	else if (dev->type && dev->type->release)
-		dev->type->release(dev);
-	else if (dev->class && dev->class->dev_release)
-		dev->class->dev_release(dev);
-	else
-		DMC_MISUSE(1, "device '%s' has no release function; its memory leaks\n",
-			   kobj->name ?: "(unnamed)");
-	if (p) {
-		if (p->klist_children) {
-			dmc_klist_destroy(p->klist_children);
-			kfree(p->klist_children);
-		}
-		kfree(p->waits_for);
-		kmem_cache_free(dmc_device_private_cache, p);
-	}
-}
-
-/* ---- device attributes -------------------------------------------------- */
-
-static ssize_t dmc_dev_attr_show(struct dmc_kobject *kobj,
-				 struct dmc_attribute *attr, char *buf)
-{
-	struct dmc_device_attribute *da = container_of(attr, struct dmc_device_attribute,
-						       attr);
-
-	return da->show ? da->show(to_dmc_device(kobj), da, buf) : -EIO;
-}
-
-static ssize_t dmc_dev_attr_store(struct dmc_kobject *kobj,
-				  struct dmc_attribute *attr, const char *buf,
-				  size_t count)
-{
-	struct dmc_device_attribute *da = container_of(attr, struct dmc_device_attribute,
-						       attr);
-
-	return da->store ? da->store(to_dmc_device(kobj), da, buf, count) : -EIO;
-}
-
-static const struct dmc_sysfs_ops dmc_dev_sysfs_ops = {
-	.show = dmc_dev_attr_show,
-	.store = dmc_dev_attr_store,
-};
-
-/* uevent: read the variables an event would carry; write an action. */
-static ssize_t uevent_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
-			   char *buf)
-{
-	return dmc_kobject_uevent_vars(&dev->kobj, buf, PAGE_SIZE);
-}
-
-static ssize_t uevent_store(struct dmc_device *dev, struct dmc_device_attribute *attr,
-			    const char *buf, size_t count)
-{
-	return dmc_kobject_uevent_store(&dev->kobj, buf, count);
-}
-static DMC_DEVICE_ATTR(uevent, 0644, uevent_show, uevent_store);
-
-/* power/state: "on" or "suspended"; write "suspend" or "resume". */
-static ssize_t state_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
-			  char *buf)
-{
-	return sysfs_emit(buf, "%s\n",
-			  dmc_power_state_name(dmc_device_power_state(dev)));
-}
-
-static ssize_t state_store(struct dmc_device *dev, struct dmc_device_attribute *attr,
-			   const char *buf, size_t count)
-{
-	int err;
-
-	if (sysfs_streq(buf, "suspend")) {
-		err = dmc_device_suspend(dev);
-	} else if (sysfs_streq(buf, "resume")) {
-		err = dmc_device_resume(dev);
-	} else {
-		pr_err_ratelimited("dmcore: %s/power/state: write suspend or resume\n",
-				   dmc_dev_name(dev));
-		err = -EINVAL;
-	}
-	return err ?: count;
-}
-static DMC_DEVICE_ATTR(state, 0644, state_show, state_store);
-
-static struct dmc_attribute *dmc_device_core_attrs[] = {
-	&dmc_dev_attr_uevent.attr,
-	NULL,
-};
-
-static struct dmc_attribute *dmc_device_power_attrs[] = {
-	&dmc_dev_attr_state.attr,
-	NULL,
-};
-
-static const struct dmc_attribute_group dmc_device_core_group = {
-	.attrs = dmc_device_core_attrs,
-};
-
-static const struct dmc_attribute_group dmc_device_power_group = {
-	.name = "power",
-	.attrs = dmc_device_power_attrs,
-};
-
-static const struct dmc_attribute_group *dmc_device_core_groups[] = {
-	&dmc_device_core_group,
-	&dmc_device_power_group,
-	NULL,
-};
-
-/* Call @fn for each group of a NULL-terminated list, stopping at nonzero. */
-int dmc_walk_group_list(struct dmc_kobject *kobj,
-			const struct dmc_attribute_group **groups, void *data,
-			int (*fn)(struct dmc_kobject *kobj,
-				  const struct dmc_attribute_group *grp, void *data))
-{
-	int ret = 0;
-
-	for (; groups && *groups && !ret; groups++)
-		ret = fn(kobj, *groups, data);
-	return ret;
-}
-
-/* A device's groups: the core's, its type's, its bus's, its class's, its own. */
-static int dmc_device_walk_groups(struct dmc_kobject *kobj, void *data,
-				  int (*fn)(struct dmc_kobject *kobj,
-					    const struct dmc_attribute_group *grp,
-					    void *data))
-{
-	struct dmc_device *dev = to_dmc_device(kobj);
-	int ret;
-
-	ret = dmc_walk_group_list(kobj, dmc_device_core_groups, data, fn);
-	if (!ret && dev->type)
-		ret = dmc_walk_group_list(kobj, dev->type->groups, data, fn);
-	if (!ret && dev->bus)
-		ret = dmc_walk_group_list(kobj, dev->bus->dev_groups, data, fn);
-	if (!ret && dev->class)
-		ret = dmc_walk_group_list(kobj, dev->class->dev_groups, data, fn);
-	if (!ret)
-		ret = dmc_walk_group_list(kobj, dev->groups, data, fn);
-	return ret;
-}
-
-const struct dmc_kobj_type dmc_device_ktype = {
-	.name = "device",
-	.indexed_elsewhere = true,
-	.release = dmc_device_release,
-	.sysfs_ops = &dmc_dev_sysfs_ops,
-	.walk_groups = dmc_device_walk_groups,
-};
+/* ---- the roots and the clients ---------------------------------------------- */
 
 /*
- * The views of a device: its "subsystem" link, and its entry in its bus's
- * devices/ and its class's directory.
+ * The roots of the tree: devices/ (with devices/virtual/ for parentless
+ * class devices), bus/ and class/.
  */
-static void dmc_device_add_links(struct dmc_device *dev)
+static int __init dmc_roots_init(void)
 {
-	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
-	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
-
-	if (bp) {
-		dmc_sysfs_link(&dev->kobj, "subsystem", &bp->subsys.kobj);
-		dmc_sysfs_link(&bp->devices_kset->kobj, dev->kobj.name, &dev->kobj);
-	} else if (cp) {
-		dmc_sysfs_link(&dev->kobj, "subsystem", &cp->subsys.kobj);
-	}
-	if (cp)
-		dmc_sysfs_link(&cp->subsys.kobj, dev->kobj.name, &dev->kobj);
-}
-
-/*
- * Tell a listener registering now of the links @dev has (dmc_tree_replay(),
- * dmc_tree_mutex held). Each link is told when the state it follows is
- * set and before that state is cleared (its bus or class membership
- * and dead for the views; the bound driver's list for "driver"), so a
- * link told here twice (replayed, then announced) is possible, one never
- * told or told after its removal is not.
- */
-void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
-{
-	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
-	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
-	struct dmc_driver_private *dp;
-	struct dmc_driver *drv;
-	bool on_bus, in_class;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	if (!dev->p || READ_ONCE(dev->p->dead))
-		return;
-	on_bus = bp && dmc_klist_node_attached(&dev->p->knode_bus);
-	in_class = cp && dmc_klist_node_attached(&dev->p->knode_class);
-	if (on_bus) {
-		l->link_added(l, &dev->kobj, "subsystem", &bp->subsys.kobj);
-		l->link_added(l, &bp->devices_kset->kobj, dev->kobj.name, &dev->kobj);
-	} else if (!bp && in_class) {
-		l->link_added(l, &dev->kobj, "subsystem", &cp->subsys.kobj);
-	}
-	if (in_class)
-		l->link_added(l, &cp->subsys.kobj, dev->kobj.name, &dev->kobj);
-	drv = READ_ONCE(dev->driver);
-	dp = drv ? READ_ONCE(drv->p) : NULL;
-	if (dp && dmc_klist_node_attached(&dev->p->knode_driver) &&
-	    dmc_kobject_in_tree(&dp->kobj)) {
-		l->link_added(l, &dev->kobj, "driver", &dp->kobj);
-		l->link_added(l, &dp->kobj, dev->kobj.name, &dev->kobj);
-	}
-}
-
-static void dmc_device_remove_links(struct dmc_device *dev)
-{
-	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
-	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
-
-	if (cp)
-		dmc_sysfs_unlink(&cp->subsys.kobj, dev->kobj.name);
-	if (bp)
-		dmc_sysfs_unlink(&bp->devices_kset->kobj, dev->kobj.name);
-	if (bp || cp)
-		dmc_sysfs_unlink(&dev->kobj, "subsystem");
-}
-
-bool dmc_kobject_is_device(const struct dmc_kobject *kobj)
-{
-	return kobj->ktype == &dmc_device_ktype;
-}
-
-/* Only devices on a bus or in a class send events, as in Linux. */
-static int dmc_dev_uevent_filter(const struct dmc_kobject *kobj)
-{
-	const struct dmc_device *dev;
-
-	if (!dmc_kobject_is_device(kobj))
-		return 0;
-	dev = container_of(kobj, struct dmc_device, kobj);
-	return dev->bus || dev->class;
-}
-
-static const char *dmc_dev_uevent_name(const struct dmc_kobject *kobj)
-{
-	const struct dmc_device *dev = container_of(kobj, struct dmc_device, kobj);
-
-	if (dev->bus)
-		return dev->bus->name;
-	if (dev->class)
-		return dev->class->name;
-	return NULL;
-}
-
-static int dmc_dev_uevent(const struct dmc_kobject *kobj,
-			  struct dmc_uevent_env *env)
-{
-	const struct dmc_device *dev = container_of(kobj, struct dmc_device, kobj);
-	struct dmc_driver *drv = READ_ONCE(dev->driver);
-	int err = 0;
-
-	if (dev->type && dev->type->name)
-		err = dmc_add_uevent_var(env, "DEVTYPE=%s", dev->type->name);
-	if (!err && drv)
-		err = dmc_add_uevent_var(env, "DRIVER=%s", drv->name);
-	if (!err && dev->bus && dev->bus->uevent)
-		err = dev->bus->uevent(dev, env);
-	if (!err && dev->class && dev->class->dev_uevent)
-		err = dev->class->dev_uevent(dev, env);
-	if (!err && dev->type && dev->type->uevent)
-		err = dev->type->uevent(dev, env);
-	return err;
-}
-
-static const struct dmc_kset_uevent_ops dmc_device_uevent_ops = {
-	.filter = dmc_dev_uevent_filter,
-	.name = dmc_dev_uevent_name,
-	.uevent = dmc_dev_uevent,
-};
-
-/* ---- device lifetime ------------------------------------------------------ */
-
-static bool dmc_child_get(struct dmc_klist_node *n)
-{
-	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
-						    knode_parent);
-
-	return dmc_kobject_get_unless_zero(&p->device->kobj);
-}
-
-static void dmc_child_put(struct dmc_klist_node *n)
-{
-	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
-						    knode_parent);
-
-	dmc_device_put(p->device);
-}
-
-/* The children of @p, or NULL while it never had one. */
-static struct dmc_klist *dmc_device_children(struct dmc_device_private *p)
-{
-	/*
-	 * Pairs with the cmpxchg() in dmc_device_children_alloc(): a walker
-	 * that sees the klist sees it initialized.
-	 */
-	return smp_load_acquire(&p->klist_children);
-}
-
-/*
- * The children of @p, made on the first child: most devices never have
- * one, and an indexed klist is most of a device's private part. Siblings
- * added at once race here; one klist wins, the others are thrown away.
- */
-static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
-{
-	struct dmc_klist *k = dmc_device_children(p), *old;
-
-	if (k)
-		return k;
-	k = kmalloc(sizeof(*k), GFP_KERNEL);
-	if (!k)
-		return ERR_PTR(-ENOMEM);
-	if (dmc_klist_init(k, dmc_child_get, dmc_child_put)) {
-		kfree(k);
-		return ERR_PTR(-ENOMEM);
-	}
-	old = cmpxchg(&p->klist_children, NULL, k);
-	if (old) {
-		dmc_klist_destroy(k);
-		kfree(k);
-		return old;
-	}
-	return k;
-}
-
-static int dmc_device_private_init(struct dmc_device *dev)
-{
-	struct dmc_device_private *p;
-
-	p = kmem_cache_zalloc(dmc_device_private_cache, GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	INIT_LIST_HEAD(&p->deferred);
-	INIT_LIST_HEAD(&p->dpm_entry);
-	INIT_LIST_HEAD(&p->suppliers);
-	INIT_LIST_HEAD(&p->consumers);
-	p->power_state = DMC_POWER_ON;
-	p->device = dev;
-	dev->p = p;
-	return 0;
-}
-
-/**
- * dmc_device_initialize() - prepare a device for dmc_device_add()
- * @dev: the device, zeroed apart from fields the caller set
- *
- * The device then holds one reference, owned by the caller: from here on
- * it is freed only by its release function, after the last
- * dmc_device_put(). Set its bus, class, parent, type, groups, release and
- * name after this and before dmc_device_add().
- */
-void dmc_device_initialize(struct dmc_device *dev)
-{
-	if (!dev)
-		return;
-	dev->kobj.kset = dmc_devices_kset;
-	if (dmc_kobject_init(&dev->kobj, &dmc_device_ktype))
-		return;
-	mutex_init(&dev->mutex);
-	/*
-	 * Like Linux, device locks nest (a supplier's unbind takes its
-	 * consumers' locks) in orders lockdep cannot follow by class.
-	 */
-	lockdep_set_novalidate_class(&dev->mutex);
-}
-EXPORT_SYMBOL_GPL(dmc_device_initialize);
-
-/**
- * dmc_device_set_name() - name a device before it is added
- * @dev: the device
- * @fmt: printf-style format of the name
- *
- * Return: 0 or a negative errno, as dmc_kobject_set_name().
- */
-int dmc_device_set_name(struct dmc_device *dev, const char *fmt, ...)
-{
-	va_list vargs;
-	char *name;
-	int err;
-
-	if (!dev || !fmt)
-		return -EINVAL;
-	va_start(vargs, fmt);
-	name = kvasprintf(GFP_KERNEL, fmt, vargs);
-	va_end(vargs);
-	if (!name)
-		return -ENOMEM;
-	err = dmc_kobject_set_name(&dev->kobj, "%s", name);
-	kfree(name);
-	return err;
-}
-EXPORT_SYMBOL_GPL(dmc_device_set_name);
-
-/**
- * dmc_device_get() - take a reference on a device
- * @dev: the device, or NULL
- *
- * Return: @dev, or NULL.
- */
-struct dmc_device *dmc_device_get(struct dmc_device *dev)
-{
-	return dev && dmc_kobject_get(&dev->kobj) ? dev : NULL;
-}
-EXPORT_SYMBOL_GPL(dmc_device_get);
-
-/**
- * dmc_device_put() - drop a reference on a device
- * @dev: the device, or NULL
- *
- * The last put releases the device. May sleep.
- *
- * While a device is registered (from dmc_device_add() until
- * dmc_device_del() has finished) it holds a reference on itself, so a put
- * never frees a device that is still on its bus, in its class, in the
- * power order or among its parent's children. A put that leaves only that
- * reference, i.e. its owner let go without dmc_device_del(), is a counted
- * misuse (DMC_MISUSE): the device stays, and is freed once something
- * deletes it (its parent, bus or class going) or reported as a leak at
- * unload. A put by a caller who holds no reference at all (only that
- * one is left) is refused the same way. As far as the count can tell:
- * while others hold references too, the put of the last of them is the
- * one reported, once per device.
- */
-void dmc_device_put(struct dmc_device *dev)
-{
-	struct dmc_device_private *p;
-	unsigned int refs;
-
-	if (!dev)
-		return;
-	p = dev->p;
-	/* Pairs with the release in dmc_device_add(): the self-reference is in. */
-	if (p && smp_load_acquire(&p->registered)) {
-		refs = kref_read(&dev->kobj.kref);
-		/*
-		 * dmc_device_del() sets ->dead before it drops the
-		 * self-reference: a count without it is seen with ->dead.
-		 */
-		smp_rmb();
-		if (refs <= 2 && !READ_ONCE(p->dead)) {
-			if (DMC_MISUSE(refs <= 1, "put of device '%s' without a reference\n",
-				       dmc_dev_name(dev)))
-				return;
-			/* Once a device: later walks of its lists put it too. */
-			if (!READ_ONCE(p->put_misused)) {
-				WRITE_ONCE(p->put_misused, true);
-				DMC_MISUSE(1, "last put of device '%s' before its del: it stays\n",
-					   dmc_dev_name(dev));
-			}
-		}
-	}
-	dmc_kobject_put(&dev->kobj);
-}
-EXPORT_SYMBOL_GPL(dmc_device_put);
-
-/**
- * dmc_device_is_registered() - added and not yet deleted?
- * @dev: the device
- *
- * Return: true between a successful dmc_device_add() and dmc_device_del().
- */
-bool dmc_device_is_registered(const struct dmc_device *dev)
-{
-	return dev && dev->p && READ_ONCE(dev->p->registered) &&
-	       !READ_ONCE(dev->p->dead);
-}
-EXPORT_SYMBOL_GPL(dmc_device_is_registered);
-
-/**
- * dmc_device_is_dead() - has dmc_device_del() begun?
- * @dev: the device
- *
- * Return: true once the device is being or has been deleted.
- */
-bool dmc_device_is_dead(const struct dmc_device *dev)
-{
-	return dev && dev->p && READ_ONCE(dev->p->dead);
-}
-EXPORT_SYMBOL_GPL(dmc_device_is_dead);
-
-static bool dmc_device_has_release(const struct dmc_device *dev)
-{
-	return dev->release || (dev->type && dev->type->release) ||
-	       (dev->class && dev->class->dev_release);
-}
-
-/*
- * Is @dev's name taken on its bus or in its class? The klists check again
- * when the device joins them, so a racing add still fails cleanly; this
- * early check only spares the common case any visible trace.
- */
-static int dmc_device_check_names(struct dmc_device *dev)
-{
-	struct dmc_device *other = NULL;
-	const char *where = NULL;
-
-	if (dev->bus) {
-		other = dmc_bus_find_device_by_name(dev->bus, dev->kobj.name);
-		where = dev->bus->name;
-	}
-	if (!other && dev->class) {
-		other = dmc_class_find_device_by_name(dev->class, dev->kobj.name);
-		where = dev->class->name;
-	}
-	if (!other)
-		return 0;
-	pr_err_ratelimited("dmcore: device '%s' exists already in '%s'\n",
-			   dev->kobj.name, where);
-	dmc_device_put(other);
-	return -EEXIST;
-}
-
-/**
- * dmc_device_add() - add an initialized device to the model
- * @dev: the device, after dmc_device_initialize() and with a name (set
- *	through @dev->init_name or dmc_device_set_name())
- *
- * Puts the device in the tree (under its parent; a parentless class
- * device under devices/virtual/<class>), on its bus and in its class,
- * adds it to the power order, tells the bus notifiers, sends "add" and
- * offers the device to the bus's drivers. Takes a reference on the
- * parent, dropped when @dev is released.
- *
- * Whatever the result, the caller keeps its reference. After a failure
- * call dmc_device_put() and nothing else; after success, end with
- * dmc_device_del() and dmc_device_put() (or dmc_device_unregister()).
- * On success the device also holds a reference on itself, the
- * registration's, as Linux's klists hold one for their members: only
- * dmc_device_del() drops it, so a device is never freed while it is on a
- * list of the model; a dmc_device_put() without dmc_device_del() is a
- * counted misuse (see dmc_device_put()).
- *
- * Context: may sleep; runs the bus's match and the drivers' probe.
- * Return: 0; -EINVAL (no name, no release function, unregistered bus or
- * class, added before); -ENOENT (parent not registered); -EEXIST (the
- * name is taken on the bus, in the class or under the parent); -ENOMEM.
- */
-int dmc_device_add(struct dmc_device *dev)
-{
-	struct dmc_kobject *parent_kobj = NULL, *glue = NULL;
-	struct dmc_device *parent;
-	int err;
-
-	if (!dev)
-		return -EINVAL;
-	if (DMC_MISUSE(!dmc_kobj_test_flag(&dev->kobj, DMC_KOBJ_INITIALIZED),
-		       "add of uninitialized device %p\n", dev))
-		return -EINVAL;
-	dev = dmc_device_get(dev);
-	err = -EINVAL;
-	if (dev->p && (dev->p->registered || dev->p->dead)) {
-		pr_err_ratelimited("dmcore: device '%s' added twice\n",
-				   dmc_dev_name(dev));
-		goto out_put;
-	}
-	if (!dev->p) {
-		err = dmc_device_private_init(dev);
-		if (err)
-			goto out_put;
-	}
-	if (dev->init_name) {
-		err = dmc_kobject_set_name(&dev->kobj, "%s", dev->init_name);
-		if (err)
-			goto out_put;
-		dev->init_name = NULL;
-	}
-	err = -EINVAL;
-	if (!dev->kobj.name) {
-		pr_err_ratelimited("dmcore: device %p added without a name\n", dev);
-		goto out_put;
-	}
-	if (DMC_MISUSE(!dmc_device_has_release(dev),
-		       "device '%s' has no release function, refused\n",
-		       dev->kobj.name))
-		goto out_put;
-	if (dev->bus && !dmc_bus_is_registered(dev->bus)) {
-		pr_err_ratelimited("dmcore: device '%s': bus '%s' is not registered\n",
-				   dev->kobj.name, dev->bus->name);
-		goto out_put;
-	}
-	if (dev->class && !dmc_class_is_registered(dev->class)) {
-		pr_err_ratelimited("dmcore: device '%s': class '%s' is not registered\n",
-				   dev->kobj.name, dev->class->name);
-		goto out_put;
-	}
-
-	/* Catch the common clashes before anything is visible. */
-	err = dmc_device_check_names(dev);
-	if (err)
-		goto out_put;
-
-	parent = dev->parent;
-	if (parent) {
-		if (!dmc_device_is_registered(parent)) {
-			pr_err_ratelimited("dmcore: device '%s': parent '%s' is not registered\n",
-					   dev->kobj.name, dmc_dev_name(parent));
-			err = -ENOENT;
-			goto out_put;
-		}
-		parent_kobj = &parent->kobj;
-	} else if (dev->class && !dev->bus) {
-		glue = dmc_class_glue_dir(dev->class);
-		if (!glue) {
-			err = -ENOMEM;
-			goto out_put;
-		}
-		parent_kobj = glue;
-	}
-
-	err = dmc_kobject_add(&dev->kobj, parent_kobj, "%s", dev->kobj.name);
-	if (err)
-		goto out_glue;
-	err = dmc_bus_add_device(dev);
-	if (err)
-		goto err_del_kobj;
-	err = dmc_class_add_device(dev);
-	if (err)
-		goto err_bus;
-	if (parent) {
-		struct dmc_klist *children = dmc_device_children_alloc(parent->p);
-
-		err = IS_ERR(children) ? PTR_ERR(children) :
-			dmc_klist_add(children, &dev->p->knode_parent,
-				      &dev->kobj.name, false);
-		if (err)
-			goto err_class;
-	}
-	dmc_dpm_add(dev);
-	dmc_device_add_links(dev);
-	/* The registration's own reference, dropped by dmc_device_del(). */
-	dmc_device_get(dev);
-	dmc_device_lock(dev);
-	/* Pairs with the acquire in dmc_device_put(). */
-	smp_store_release(&dev->p->registered, true);
-	dmc_device_unlock(dev);
-
-	/*
-	 * A parent being deleted meanwhile may have walked its children
-	 * before this one joined: then nobody else will delete it. Pairs
-	 * with the barrier in dmc_device_del().
-	 */
-	smp_mb();
-	if (parent && READ_ONCE(parent->p->dead)) {
-		pr_err_ratelimited("dmcore: device '%s': parent '%s' went away\n",
-				   dev->kobj.name, dmc_dev_name(parent));
-		dmc_device_del(dev);
-		dmc_device_put(dev);
-		return -ENOENT;
-	}
-
-	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
-	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
-	dmc_bus_probe_device(dev);
-	if (glue)
-		dmc_class_glue_dir_put(dev->class, glue, false);
-	dmc_device_put(dev);
-	return 0;
-
-err_class:
-	dmc_class_remove_device(dev);
-err_bus:
-	dmc_bus_remove_device(dev);
-err_del_kobj:
-	dmc_kobject_del(&dev->kobj);
-out_glue:
-	if (glue)
-		dmc_class_glue_dir_put(dev->class, glue, true);
-out_put:
-	dmc_device_put(dev);
-	return err;
-}
-EXPORT_SYMBOL_GPL(dmc_device_add);
-
-/**
- * dmc_device_register() - dmc_device_initialize() and dmc_device_add()
- * @dev: the device
- *
- * Return: as dmc_device_add(); after a failure call dmc_device_put().
- */
-int dmc_device_register(struct dmc_device *dev)
-{
-	dmc_device_initialize(dev);
-	return dmc_device_add(dev);
-}
-EXPORT_SYMBOL_GPL(dmc_device_register);
-
-/* What dmc_device_del_claim() found. */
-enum dmc_del_claim {
-	DMC_DEL_CLAIMED,	/* the caller deletes it now */
-	DMC_DEL_NOTHING,	/* deleted already, or never added */
-	DMC_DEL_BUSY,		/* another task deletes it */
-	DMC_DEL_MINE,		/* this task began deleting it, further out */
-	DMC_DEL_ADDING,		/* its dmc_device_add() has not finished */
-};
-
-/*
- * Claim @dev's deletion for the current task. When claimed, @dev is dead
- * (no more probing, no new child), and the deleter holds a reference that
- * dmc_device_del_one() drops.
- */
-static enum dmc_del_claim dmc_device_del_claim(struct dmc_device *dev)
-{
-	struct dmc_device_private *p = dev->p;
-	enum dmc_del_claim ret;
-
-	dmc_device_lock(dev);
-	if (!p->registered)
-		ret = p->dead ? DMC_DEL_NOTHING : DMC_DEL_ADDING;
-	else if (p->dead)
-		ret = p->del_task == current ? DMC_DEL_MINE : DMC_DEL_BUSY;
-	else
-		ret = DMC_DEL_CLAIMED;
-	if (ret == DMC_DEL_CLAIMED) {
-		WRITE_ONCE(p->dead, true);
-		WRITE_ONCE(p->del_task, current);
-	}
-	dmc_device_unlock(dev);
-	if (ret == DMC_DEL_CLAIMED) {
-		/* A child added meanwhile sees ->dead; see dmc_device_add(). */
-		smp_mb();
-		dmc_device_get(dev);
-	}
-	return ret;
-}
-
-/*
- * The first child of @parent that this task is not deleting further out
- * (a callback of that deletion deleting an ancestor), referenced; NULL if
- * there is none.
- */
-static struct dmc_device *dmc_device_first_child(struct dmc_device *parent)
-{
-	struct dmc_klist *children = dmc_device_children(parent->p);
-	struct dmc_device *child = NULL;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-
-	if (!children)
-		return NULL;
-	dmc_klist_iter_start(children, &it);
-	while ((n = dmc_klist_iter_next(&it))) {
-		struct dmc_device_private *cp = container_of(n, struct dmc_device_private,
-							     knode_parent);
-
-		if (READ_ONCE(cp->del_task) != current) {
-			child = dmc_device_get(cp->device);
-			break;
-		}
-	}
-	dmc_klist_iter_exit(&it);
-	return child;
-}
-
-/*
- * Delete @dev itself, claimed by this task, once it has no children left:
- * unbind it, take it off every list and out of the tree, then mark it
- * deleted, wake whoever waits for that, and drop the registration's and
- * the deleter's references.
- */
-static void dmc_device_del_one(struct dmc_device *dev)
-{
-	struct dmc_device *parent = dev->parent;
-	struct dmc_device_private *p = dev->p;
-
-	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
-	dmc_device_release_driver(dev);
-	dmc_device_links_purge(dev);
-	dmc_deferred_probe_del(dev);
-	dmc_device_remove_links(dev);
-	dmc_class_remove_device(dev);
-	dmc_bus_remove_device(dev);
-	dmc_dpm_remove(dev);
-	/* A child's parent has its klist: made when the child was added. */
-	if (parent && dmc_device_children(parent->p))
-		dmc_klist_del(dmc_device_children(parent->p), &p->knode_parent);
-	/* Gone already if its parent's kobject was deleted under it. */
-	if (dmc_kobject_in_tree(&dev->kobj))
-		dmc_kobject_del(&dev->kobj);
-
-	dmc_device_lock(dev);
-	WRITE_ONCE(p->registered, false);
-	WRITE_ONCE(p->del_task, NULL);
-	dmc_device_unlock(dev);
-	/* Waiters test ->registered (or the parent link) after queueing. */
-	smp_mb();
-	wake_up_var(&p->registered);
-	dmc_device_put(dev);	/* the registration's reference */
-	dmc_device_put(dev);	/* the deleter's, from dmc_device_del_claim() */
-}
-
-/* Wait until another task's deletion of @dev has finished. */
-static void dmc_device_del_wait(struct dmc_device *dev)
-{
-	struct dmc_device_private *p = dev->p;
-
-	wait_var_event(&p->registered, !READ_ONCE(p->registered));
-}
-
-/*
- * Wait until @child, a child of a device this task deletes, has left its
- * parent's children: another task deletes it, or its dmc_device_add()
- * will, having seen the parent dead.
- */
-static void dmc_device_del_wait_child(struct dmc_device *child)
-{
-	struct dmc_device_private *p = child->p;
-
-	wait_var_event(&p->registered, !dmc_klist_node_attached(&p->knode_parent));
-}
-
-/*
- * Delete @root, claimed by this task, with everything below it, deepest
- * first. A walk up and down the tree through ->parent, with no stack of
- * its own: a user can nest devices as deep as they like.
- */
-static void dmc_device_del_tree(struct dmc_device *root)
-{
-	struct dmc_device *pos = root, *child, *parent;
-
-	for (;;) {
-		child = dmc_device_first_child(pos);
-		if (child) {
-			switch (dmc_device_del_claim(child)) {
-			case DMC_DEL_CLAIMED:
-				pos = child;	/* held by the claim's reference */
-				break;
-			case DMC_DEL_BUSY:
-			case DMC_DEL_ADDING:
-				dmc_device_del_wait_child(child);
-				break;
-			case DMC_DEL_NOTHING:
-			case DMC_DEL_MINE:
-				/* Off the list already, or skipped: cannot be. */
-				WARN_ON_ONCE(dmc_klist_node_attached(&child->p->knode_parent));
-				break;
-			}
-			dmc_device_put(child);
-			continue;
-		}
-		/* Claimed devices hold their parents: they stay allocated. */
-		parent = pos->parent;
-		dmc_device_del_one(pos);
-		if (pos == root)
-			return;
-		pos = parent;
-	}
-}
-
-/**
- * dmc_device_del() - take a device out of the model
- * @dev: a device added with dmc_device_add(); the caller holds a reference
- *
- * Stops any further probing of @dev, deletes its child devices first
- * (each completely, deepest first, however deep the tree), tells the bus
- * notifiers, unbinds its driver (unbinding its consumers before it),
- * removes its device links, takes it off the deferred list, out of its
- * class, its bus and the power order, sends "remove", and drops the
- * reference the device held on itself since dmc_device_add(). The
- * reference on the parent is kept until @dev is released. The caller's
- * reference is untouched: end with dmc_device_put().
- *
- * Idempotent: a device deleted already (for instance with its parent,
- * bus or class) is left alone, so an owner's later dmc_device_unregister()
- * is safe. When another task is deleting @dev, this waits until that
- * deletion has finished, so that on return @dev is out of the model
- * whoever deleted it. Called from a callback of @dev's own deletion (a
- * bus notifier, a class interface, a child's remove), it returns at once.
- * Must not be called while holding a lock that another task's deletion
- * of @dev may need (such as the device lock of a device linked to it).
- *
- * Context: may sleep; runs drivers' remove callbacks.
- */
-void dmc_device_del(struct dmc_device *dev)
-{
-	if (!dev || !dev->p)
-		return;
-	switch (dmc_device_del_claim(dev)) {
-	case DMC_DEL_CLAIMED:
-		dmc_device_del_tree(dev);
-		break;
-	case DMC_DEL_BUSY:
-		dmc_device_del_wait(dev);
-		break;
-	case DMC_DEL_NOTHING:
-	case DMC_DEL_MINE:
-	case DMC_DEL_ADDING:
-		break;
-	}
-}
-EXPORT_SYMBOL_GPL(dmc_device_del);
-
-/**
- * dmc_device_unregister() - dmc_device_del() then dmc_device_put()
- * @dev: the device
- */
-void dmc_device_unregister(struct dmc_device *dev)
-{
-	if (!dev)
-		return;
-	dmc_device_del(dev);
-	dmc_device_put(dev);
-}
-EXPORT_SYMBOL_GPL(dmc_device_unregister);
-
-/* ---- children --------------------------------------------------------------- */
-
-/**
- * dmc_device_walk_children() - call @fn for each child device
- * @parent: the parent
- * @data: passed to @fn
- * @fn: called with a referenced child; a nonzero return stops the walk
- *
- * Safe against children being added and removed meanwhile, including by
- * @fn.
- *
- * Context: may sleep.
- * Return: the first nonzero value @fn returned, or 0.
- */
-int dmc_device_walk_children(struct dmc_device *parent,
-			     void *data, int (*fn)(struct dmc_device *dev, void *data))
-{
-	struct dmc_klist *children;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-	int ret = 0;
-
-	if (!parent || !parent->p || !fn)
-		return -EINVAL;
-	children = dmc_device_children(parent->p);
-	if (!children)
-		return 0;
-	dmc_klist_iter_start(children, &it);
-	while (!ret && (n = dmc_klist_iter_next(&it)))
-		ret = fn(container_of(n, struct dmc_device_private,
-				      knode_parent)->device, data);
-	dmc_klist_iter_exit(&it);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(dmc_device_walk_children);
-
-/**
- * dmc_device_find_child() - find a child device
- * @parent: the parent
- * @data: passed to @match
- * @match: returns nonzero for the wanted child
- *
- * Context: may sleep.
- * Return: the first child @match accepts, with a reference the caller
- * drops with dmc_device_put(), or NULL.
- */
-struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *data,
-					 int (*match)(struct dmc_device *dev,
-						      const void *data))
-{
-	struct dmc_device *found = NULL;
-	struct dmc_klist *children;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-
-	if (!parent || !parent->p || !match)
-		return NULL;
-	children = dmc_device_children(parent->p);
-	if (!children)
-		return NULL;
-	dmc_klist_iter_start(children, &it);
-	while ((n = dmc_klist_iter_next(&it))) {
-		struct dmc_device *dev = container_of(n, struct dmc_device_private,
-						      knode_parent)->device;
-
-		if (match(dev, data)) {
-			found = dmc_device_get(dev);
-			break;
-		}
-	}
-	dmc_klist_iter_exit(&it);
-	return found;
-}
-EXPORT_SYMBOL_GPL(dmc_device_find_child);
-
-/**
- * dmc_device_find_child_by_name() - find a child device by name
- * @parent: the parent
- * @name: the child's name
- *
- * O(1) expected time.
- *
- * Return: the child with a reference (drop it with dmc_device_put()), or
- * NULL.
- */
-struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
-						 const char *name)
-{
-	struct dmc_klist *children;
-	struct dmc_klist_node *n;
-
-	if (!parent || !parent->p || !name)
-		return NULL;
-	children = dmc_device_children(parent->p);
-	n = children ? dmc_klist_find(children, name) : NULL;
-	return n ? container_of(n, struct dmc_device_private, knode_parent)->device
-		 : NULL;
-}
-EXPORT_SYMBOL_GPL(dmc_device_find_child_by_name);
-
-/* ---- module ------------------------------------------------------------------- */
-
-static int __init dmc_init(void)
-{
-	int err;
-
-	if (!event_log_size || event_log_size > DMC_EVENT_LOG_MAX) {
-		pr_err("dmcore: event_log_size=%u out of range 1..%u\n",
-		       event_log_size, DMC_EVENT_LOG_MAX);
-		return -EINVAL;
-	}
-	dmc_device_private_cache = KMEM_CACHE(dmc_device_private, 0);
-	if (!dmc_device_private_cache)
-		return -ENOMEM;
-	err = dmc_kobject_tree_init();
-	if (err)
-		goto err_cache;
-	err = dmc_event_init(event_log_size);
-	if (err)
-		goto err_tree;
-	err = dmc_probe_init();
-	if (err)
-		goto err_event;
-
-	err = -ENOMEM;
 	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
 						   NULL);
 	if (!dmc_devices_kset)
-		goto err_probe;
+		return -ENOMEM;
 	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",
 						     &dmc_devices_kset->kobj);
 	if (!dmc_virtual_dir)
@@ -1105,32 +55,8 @@ static int __init dmc_init(void)
 	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
 	if (!dmc_class_kset)
 		goto err_bus;
-
-	err = dmc_control_init();
-	if (err)
-		goto err_class;
-
-	err = dmc_bridge_init();
-	if (err)
-		goto err_control;
-
-	/* The tree last, when nothing can fail: see dmc_export_init(). */
-	if (export) {
-		err = dmc_export_init();
-		if (err)
-			goto err_bridge;
-	}
-
-	pr_info("dmcore: loaded: event log of %u, export %s\n", event_log_size,
-		export ? "on" : "off");
 	return 0;
 
-err_bridge:
-	dmc_bridge_exit();
-err_control:
-	dmc_control_exit();
-err_class:
-	dmc_kset_unregister(dmc_class_kset);
 err_bus:
 	dmc_kset_unregister(dmc_bus_kset);
 err_virtual:
@@ -1138,14 +64,97 @@ err_virtual:
 	dmc_kobject_put(dmc_virtual_dir);
 err_devices:
 	dmc_kset_unregister(dmc_devices_kset);
+	return -ENOMEM;
+}
+
+static void dmc_roots_exit(void)
+{
+	dmc_kset_unregister(dmc_class_kset);
+	dmc_kset_unregister(dmc_bus_kset);
+	dmc_kobject_del(dmc_virtual_dir);
+	dmc_kobject_put(dmc_virtual_dir);
+	dmc_kset_unregister(dmc_devices_kset);
+}
+
+/* Start the core's clients: control, the bridge, then the export. */
+static int __init dmc_clients_start(void)
+{
+	int err;
+
+	err = dmc_control_init();
+	if (err)
+		return err;
+	err = dmc_bridge_init();
+	if (err)
+		goto err_control;
+	/* The tree last, when nothing can fail: see dmc_export_init(). */
+	if (export) {
+		err = dmc_export_init();
+		if (err)
+			goto err_bridge;
+	}
+	return 0;
+
+err_bridge:
+	dmc_bridge_exit();
+err_control:
+	dmc_control_exit();
+	return err;
+}
+
+static void __exit dmc_clients_stop(void)
+{
+	/* The tree first: see dmc_export_init(). */
+	if (export)
+		dmc_export_exit();
+	dmc_bridge_exit();
+	dmc_control_exit();
+}
+
+/* ---- load and unload -------------------------------------------------------- */
+
+static int __init dmc_init(void)
+{
+	int err;
+
+	if (!event_log_size || event_log_size > DMC_EVENT_LOG_MAX) {
+		pr_err("dmcore: event_log_size=%u out of range 1..%u\n",
+		       event_log_size, DMC_EVENT_LOG_MAX);
+		return -EINVAL;
+	}
+	err = dmc_devices_init();
+	if (err)
+		return err;
+	err = dmc_kobject_tree_init();
+	if (err)
+		goto err_devices;
+	err = dmc_event_init(event_log_size);
+	if (err)
+		goto err_tree;
+	err = dmc_probe_init();
+	if (err)
+		goto err_event;
+	err = dmc_roots_init();
+	if (err)
+		goto err_probe;
+	err = dmc_clients_start();
+	if (err)
+		goto err_roots;
+
+	pr_info("dmcore: loaded: event log of %u, export %s\n", event_log_size,
+		export ? "on" : "off");
+	return 0;
+
+err_roots:
+	dmc_roots_exit();
 err_probe:
 	dmc_probe_exit();
 err_event:
 	dmc_event_exit();
 err_tree:
 	dmc_kobject_tree_exit();
-err_cache:
-	kmem_cache_destroy(dmc_device_private_cache);
+err_devices:
+	dmc_devices_exit();
 	return err;
 }
 
@@ -1153,16 +162,8 @@ static void __exit dmc_exit(void)
 {
 	unsigned long leaked;
 
-	/* The tree first: see dmc_export_init(). */
-	if (export)
-		dmc_export_exit();
-	dmc_bridge_exit();
-	dmc_control_exit();
-	dmc_kset_unregister(dmc_class_kset);
-	dmc_kset_unregister(dmc_bus_kset);
-	dmc_kobject_del(dmc_virtual_dir);
-	dmc_kobject_put(dmc_virtual_dir);
-	dmc_kset_unregister(dmc_devices_kset);
+	dmc_clients_stop();
+	dmc_roots_exit();
 	/* With release_delay_ms, the releases above may still be waiting. */
 	dmc_kobject_flush_releases();
 	dmc_probe_exit();
@@ -1171,10 +172,10 @@ static void __exit dmc_exit(void)
 	dmc_event_exit();
 	dmc_kobject_tree_exit();
 	if (leaked) {
-		/* A leaked device still points into the cache: keep it. */
+		/* A leaked device still points into the devices' cache: keep it. */
 		pr_err("dmcore: unloaded, %lu objects leaked\n", leaked);
 	} else {
-		kmem_cache_destroy(dmc_device_private_cache);
+		dmc_devices_exit();
 		pr_info("dmcore: unloaded, 0 objects leaked\n");
 	}
 }
