@@ -358,7 +358,6 @@ extern const struct dmc_kobj_type dmc_device_ktype;
 /* device.c */
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
-extern const struct dmc_kset_uevent_ops dmc_device_uevent_ops;	/* of devices/ */
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
 void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
@@ -381,7 +380,6 @@ struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv);
 struct dmc_subsys_private *dmc_subsys_alloc(const char *name);
 void dmc_subsys_free(struct dmc_subsys_private *priv);
 void dmc_subsys_release(struct dmc_kobject *kobj);
-extern const struct dmc_kset_uevent_ops dmc_bus_uevent_ops;
 
 /* class.c */
 int dmc_class_add_device(struct dmc_device *dev);
@@ -448,11 +446,17 @@ extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */
 extern struct list_head dmc_dpm_suspended;	/* its continuation, ditto */
 
-/* dm_core.c: the roots of the tree */
-extern struct dmc_kset *dmc_devices_kset;
-extern struct dmc_kset *dmc_bus_kset;
-extern struct dmc_kset *dmc_class_kset;
-extern struct dmc_kobject *dmc_virtual_dir;
+/* The roots of the tree, made at load by dm_core.c's dmc_roots_init() */
+extern struct dmc_kset *dmc_devices_kset;	/* device.c */
+extern struct dmc_kobject *dmc_virtual_dir;	/* device.c */
+extern struct dmc_kset *dmc_bus_kset;		/* bus.c */
+extern struct dmc_kset *dmc_class_kset;		/* class.c */
+int dmc_devices_kset_init(void);
+void dmc_devices_kset_exit(void);
+int dmc_buses_init(void);
+void dmc_buses_exit(void);
+int dmc_classes_init(void);
+void dmc_classes_exit(void);
 
 /* bridge.c: the running kernel's PCI and platform buses, mirrored */
 int dmc_bridge_init(void);

@@ -229,7 +229,7 @@ static int dmc_bus_uevent_filter(const struct dmc_kobject *kobj)
 	return kobj->ktype == &dmc_bus_ktype;
 }
 
-const struct dmc_kset_uevent_ops dmc_bus_uevent_ops = {
+static const struct dmc_kset_uevent_ops dmc_bus_uevent_ops = {
 	.filter = dmc_bus_uevent_filter,
 };
 
@@ -937,4 +937,20 @@ void dmc_bus_remove_driver(struct dmc_driver *drv, struct dmc_driver_private *dp
 	drv->p = NULL;
 	spin_unlock(&dmc_driver_p_lock);
 	dmc_kobject_del(&dp->kobj);
+}
+
+/* ---- the root: bus/ ---------------------------------------------------------- */
+
+struct dmc_kset *dmc_bus_kset;
+
+/* At load: bus/, the kset of every bus. Linux's buses_init(). */
+int dmc_buses_init(void)
+{
+	dmc_bus_kset = dmc_kset_create_and_add("bus", &dmc_bus_uevent_ops, NULL);
+	return dmc_bus_kset ? 0 : -ENOMEM;
+}
+
+void dmc_buses_exit(void)
+{
+	dmc_kset_unregister(dmc_bus_kset);
 }

@@ -439,3 +439,19 @@ unsigned int dmc_class_device_count(struct dmc_class *cls)
 	return priv ? dmc_klist_count(&priv->klist_devices) : 0;
 }
 EXPORT_SYMBOL_GPL(dmc_class_device_count);
+
+/* ---- the root: class/ -------------------------------------------------------- */
+
+struct dmc_kset *dmc_class_kset;
+
+/* At load: class/, the kset of every class. Linux's classes_init(). */
+int dmc_classes_init(void)
+{
+	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
+	return dmc_class_kset ? 0 : -ENOMEM;
+}
+
+void dmc_classes_exit(void)
+{
+	dmc_kset_unregister(dmc_class_kset);
+}

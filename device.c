@@ -188,12 +188,21 @@ static int dmc_device_walk_groups(struct dmc_kobject *kobj, void *data,
 	return ret;
 }
 
+static const char * const dmc_device_link_names[] = {
+	"driver", "subsystem", NULL
+};
+
+static void dmc_device_ktype_replay_links(struct dmc_kobject *kobj,
+					  struct dmc_listener *l);
+
 const struct dmc_kobj_type dmc_device_ktype = {
 	.name = "device",
 	.indexed_elsewhere = true,
 	.release = dmc_device_release,
 	.sysfs_ops = &dmc_dev_sysfs_ops,
 	.walk_groups = dmc_device_walk_groups,
+	.link_names = dmc_device_link_names,
+	.replay_links = dmc_device_ktype_replay_links,
 };
 
 /*
@@ -251,6 +260,12 @@ void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
 		l->link_added(l, &dev->kobj, "driver", &dp->kobj);
 		l->link_added(l, &dp->kobj, dev->kobj.name, &dev->kobj);
 	}
+}
+
+static void dmc_device_ktype_replay_links(struct dmc_kobject *kobj,
+					  struct dmc_listener *l)
+{
+	dmc_device_replay_links(l, to_dmc_device(kobj));
 }
 
 static void dmc_device_remove_links(struct dmc_device *dev)
@@ -313,7 +328,7 @@ static int dmc_dev_uevent(const struct dmc_kobject *kobj,
 	return err;
 }
 
-const struct dmc_kset_uevent_ops dmc_device_uevent_ops = {
+static const struct dmc_kset_uevent_ops dmc_device_uevent_ops = {
 	.filter = dmc_dev_uevent_filter,
 	.name = dmc_dev_uevent_name,
 	.uevent = dmc_dev_uevent,
@@ -979,4 +994,36 @@ int dmc_devices_init(void)
 void dmc_devices_exit(void)
 {
 	kmem_cache_destroy(dmc_device_private_cache);
+}
+
+/* ---- the root: devices/ ---------------------------------------------------- */
+
+struct dmc_kset *dmc_devices_kset;
+struct dmc_kobject *dmc_virtual_dir;
+
+/*
+ * At load: devices/, the kset of every device (its uevent ops decide
+ * which devices send events), and devices/virtual/, the parent of class
+ * devices without one. Linux's devices_init() and virtual_device_parent().
+ */
+int dmc_devices_kset_init(void)
+{
+	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
+						   NULL);
+	if (!dmc_devices_kset)
+		return -ENOMEM;
+	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",
+						     &dmc_devices_kset->kobj);
+	if (!dmc_virtual_dir) {
+		dmc_kset_unregister(dmc_devices_kset);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void dmc_devices_kset_exit(void)
+{
+	dmc_kobject_del(dmc_virtual_dir);
+	dmc_kobject_put(dmc_virtual_dir);
+	dmc_kset_unregister(dmc_devices_kset);
 }

@@ -28,52 +28,39 @@ static bool export = true;
 module_param(export, bool, 0444);
 MODULE_PARM_DESC(export, "mirror the model under /sys/kernel/debug/dmcore");
 
-struct dmc_kset *dmc_devices_kset;
-struct dmc_kset *dmc_bus_kset;
-struct dmc_kset *dmc_class_kset;
-struct dmc_kobject *dmc_virtual_dir;
-
 /* ---- the roots and the clients ---------------------------------------------- */
 
 /*
  * The roots of the tree: devices/ (with devices/virtual/ for parentless
- * class devices), bus/ and class/.
+ * class devices), bus/ and class/, each made by its own file.
  */
 static int __init dmc_roots_init(void)
 {
-	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
-						   NULL);
-	if (!dmc_devices_kset)
-		return -ENOMEM;
-	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",
-						     &dmc_devices_kset->kobj);
-	if (!dmc_virtual_dir)
+	int err;
+
+	err = dmc_devices_kset_init();
+	if (err)
+		return err;
+	err = dmc_buses_init();
+	if (err)
 		goto err_devices;
-	dmc_bus_kset = dmc_kset_create_and_add("bus", &dmc_bus_uevent_ops, NULL);
-	if (!dmc_bus_kset)
-		goto err_virtual;
-	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
-	if (!dmc_class_kset)
-		goto err_bus;
+	err = dmc_classes_init();
+	if (err)
+		goto err_buses;
 	return 0;
 
-err_bus:
-	dmc_kset_unregister(dmc_bus_kset);
-err_virtual:
-	dmc_kobject_del(dmc_virtual_dir);
-	dmc_kobject_put(dmc_virtual_dir);
+err_buses:
+	dmc_buses_exit();
 err_devices:
-	dmc_kset_unregister(dmc_devices_kset);
-	return -ENOMEM;
+	dmc_devices_kset_exit();
+	return err;
 }
 
 static void dmc_roots_exit(void)
 {
-	dmc_kset_unregister(dmc_class_kset);
-	dmc_kset_unregister(dmc_bus_kset);
-	dmc_kobject_del(dmc_virtual_dir);
-	dmc_kobject_put(dmc_virtual_dir);
-	dmc_kset_unregister(dmc_devices_kset);
+	dmc_classes_exit();
+	dmc_buses_exit();
+	dmc_devices_kset_exit();
 }
 
 /* Start the core's clients: control, the bridge, then the export. */

@@ -113,8 +113,8 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
  * its attributes (a named group is a subdirectory) and the links the
  * core makes in it; these share one namespace, as in sysfs, so a child
  * may not take the name of an attribute or attribute group of its
- * parent, nor, under a device, "driver" or "subsystem" (the links of a
- * device). The same rule refuses to bind a device named like a file of
+ * parent, nor a link name of its parent's type (under a device, "driver"
+ * or "subsystem": dmc_kobj_type.link_names). The same rule refuses to bind a device named like a file of
  * the driver (bind, unbind, uevent, the driver's own attributes), where
  * the driver's link to the device would go. Enforced by the core, with
  * or without the debugfs export.
@@ -123,14 +123,13 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
  */
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
 {
-	static const char * const dev_links[] = { "driver", "subsystem" };
-	unsigned int i;
+	const char * const *link;
 
 	if (!parent || !name)
 		return false;
-	if (dmc_kobject_is_device(parent))
-		for (i = 0; i < ARRAY_SIZE(dev_links); i++)
-			if (!strcmp(name, dev_links[i]))
+	if (parent->ktype && parent->ktype->link_names)
+		for (link = parent->ktype->link_names; *link; link++)
+			if (!strcmp(name, *link))
 				return true;
 	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
 }

@@ -63,8 +63,8 @@ static void dmc_tree_replay(struct dmc_listener *l)
 			l->kobj_added(l, kobj);
 	if (l->link_added)
 		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
-			if (dmc_kobject_is_device(kobj))
-				dmc_device_replay_links(l, to_dmc_device(kobj));
+			if (kobj->ktype && kobj->ktype->replay_links)
+				kobj->ktype->replay_links(kobj, l);
 }
 
 /**

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [checkpatch|sparse|w1]... -- static checks of dmcore's C code.
-# With no argument all three run. Each is a separate pass/fail check:
+# lint.sh [checkpatch|sparse|w1|layers]... -- static checks of dmcore's C
+# code. With no argument all four run. Each is a separate pass/fail check:
 #
 #   checkpatch  scripts/checkpatch.pl --no-tree --strict -f FILE from the
 #               extracted linux-source tree, on every tracked *.c and *.h
@@ -10,6 +10,11 @@
 #               line with "warning:" or "error:" fails
 #   w1          make -C <debug kernel> M=.build/w1 W=1 modules, rebuilt
 #               from scratch; any "warning:" fails
+#   layers      a fresh build in .build/layers; nm lists what each object
+#               of dmcore.ko defines and uses, and no object may use a
+#               symbol of a higher floor (FLOOR below: klist, kobject,
+#               device, self-check, clients, module); the references are
+#               listed in .build/logs/lint-layers.log
 #
 # Builds happen in .build/ copies of the tree (like build-modules.sh), so
 # nothing is written into the source tree. Logs: .build/logs/lint-*.log.
@@ -20,9 +25,9 @@ set -euo pipefail
 DMC_STAGE=lint
 
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(checkpatch sparse w1)
+[ ${#checks[@]} -gt 0 ] || checks=(checkpatch sparse w1 layers)
 for c in "${checks[@]}"; do
-	case "$c" in checkpatch|sparse|w1) ;; *) echo "usage: $0 [checkpatch|sparse|w1]..." >&2; exit 2 ;; esac
+	case "$c" in checkpatch|sparse|w1|layers) ;; *) echo "usage: $0 [checkpatch|sparse|w1|layers]..." >&2; exit 2 ;; esac
 done
 
 logdir="$DMC_BUILD/logs"
@@ -120,6 +125,61 @@ lint_w1() {
 		return 1
 	fi
 	echo "  $(grep -c '^  CC \[M\]' "$out" || true) file(s) compiled, no warnings"
+}
+
+# The floors of dmcore.ko (README, "Layout"): a file may call files of its
+# own floor and of floors below it, never above. Every object file of
+# dmcore.ko must be placed here.
+declare -A FLOOR=(
+	[klist]=1
+	[kobject]=2 [kobject_tree]=2 [kobject_debug]=2 [kset]=2 [listener]=2
+	[event]=2
+	[device]=3 [device_children]=3 [bus]=3 [driver]=3 [dd]=3 [deferred]=3
+	[class]=3 [link]=3 [power]=3
+	[invariants]=4
+	[sysfs_export]=5 [control]=5 [control_verbs]=5 [control_devices]=5
+	[bridge]=5
+	[dm_core]=6
+)
+FLOOR_NAME=([1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=module)
+
+lint_layers() {
+	local out="$logdir/lint-layers.log" rc=0 dir objs o f sym def bad=0 calls=0
+	ensure_pkgs make gcc binutils
+	kbuild_lint layers || rc=$?
+	[ $rc -ne 2 ] || return 1
+	dir="$DMC_BUILD/layers"
+	mapfile -t objs < <(sed -n 's/^dmcore-y[ :+]*=//p; /^[[:space:]]/p' "$dir/Kbuild" |
+		tr ' \\\t' '\n\n\n' | sed -n 's/\.o$//p')
+	declare -A defined=()
+	for o in "${objs[@]}"; do
+		if [ -z "${FLOOR[$o]:-}" ]; then
+			echo "  $o.o: not placed on a floor (scripts/lint.sh, FLOOR)"
+			bad=$((bad + 1))
+			continue
+		fi
+		while read -r sym; do defined[$sym]=$o; done < <(nm --defined-only "$dir/$o.o" |
+			awk '$2 ~ /^[TDRB]$/ { print $3 }')
+	done
+	: >"$out"
+	for o in "${objs[@]}"; do
+		f=${FLOOR[$o]:-0}
+		[ "$f" -gt 0 ] || continue
+		while read -r sym; do
+			def=${defined[$sym]:-}
+			[ -n "$def" ] && [ "$def" != "$o" ] || continue
+			calls=$((calls + 1))
+			echo "$o -> $def: $sym" >>"$out"
+			if [ "${FLOOR[$def]}" -gt "$f" ]; then
+				echo "  $o.o (${FLOOR_NAME[$f]} floor) uses $sym of $def.o (${FLOOR_NAME[${FLOOR[$def]}]} floor)"
+				bad=$((bad + 1))
+			fi
+		done < <(nm -u "$dir/$o.o" | awk '{ print $2 }')
+	done
+	if [ $bad -gt 0 ]; then
+		return 1
+	fi
+	echo "  ${#objs[@]} object files on 6 floors, $calls cross-file references, none upwards"
 }
 
 failed=0

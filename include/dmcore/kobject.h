@@ -59,6 +59,8 @@ struct dmc_sysfs_ops {
 			 const char *buf, size_t count);
 };
 
+struct dmc_listener;
+
 /**
  * struct dmc_kobj_type - behaviour shared by kobjects of one kind
  * @name: short type name used in leak reports and statistics
@@ -76,6 +78,12 @@ struct dmc_sysfs_ops {
  *	driver in its bus; a bus or class by its own name), which the kobject
  *	core cannot see. dmc_kobject_rename() and dmc_kobject_move() refuse
  *	such objects with -EOPNOTSUPP instead of leaving those indexes stale.
+ * @link_names: NULL-terminated names of the links an object of the type
+ *	may have (a device's "driver" and "subsystem"), reserved below it:
+ *	no child or attribute may take them. NULL: none.
+ * @replay_links: for a listener registering late: call @l->link_added for
+ *	every link @kobj has now (dmc_tree_mutex held). NULL: it has none.
+ *	The kobject core knows links only through these two, never by type.
  */
 struct dmc_kobj_type {
 	const char *name;
@@ -87,6 +95,8 @@ struct dmc_kobj_type {
 			   int (*fn)(struct dmc_kobject *kobj,
 				     const struct dmc_attribute_group *grp,
 				     void *data));
+	const char * const *link_names;
+	void (*replay_links)(struct dmc_kobject *kobj, struct dmc_listener *l);
 };
 
 /* Bits of dmc_kobject.flags; changed atomically (dmc_kobj_set_flag()...). */
