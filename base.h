@@ -14,6 +14,11 @@
  *   - dmc_pm_transition_mutex across suspend and resume callbacks;
  *   - a class's priv->mutex across its interfaces' add_dev/remove_dev.
  *
+ * A third, of a client: the export's per-open-file mutex (of->lock,
+ * sysfs_export.c) is held across an attribute's show or store called
+ * through the mirror, as kernfs holds of->mutex; a show or store must
+ * not read or write its own file.
+ *
  * dev->mutex, the device's own lock, is held across its probe, remove,
  * shutdown, suspend and resume. Around a probe or remove the core takes no
  * other lock; a callback runs under whatever its caller held (a remove
@@ -68,28 +73,38 @@
  *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
  *                               dev->p->deferred, ->knode_waits, ->waits_for,
  *                               ->deferred_by (deferred.c).
- *   dmc_tree_mutex   (mutex)    the shape of the tree: DMC_KOBJ_IN_TREE,
+ *   dmc_tree_mutex   (mutex, kobject_tree.c) the shape of the tree: DMC_KOBJ_IN_TREE,
  *                               kobj->children/sibling, the (parent, name)
  *                               index, the root list, and the listener list
  *                               for tree callbacks. Held across tree
  *                               listener callbacks; never across events or
  *                               any caller-supplied callback.
- *   dmc_event_mutex  (mutex)    SEQNUM assignment and the listener list for
+ *   dmc_event_mutex  (mutex, listener.c) SEQNUM assignment and the listener list for
  *                               uevent callbacks, so listeners see events
  *                               in SEQNUM order.
- *   dmc_ring_lock    (spinlock) the event log ring and its counters.
+ *   dmc_ring_lock    (spinlock, event.c) the event log ring and its
+ *                               counters.
  *   klist->lock      (spinlock) a klist's members, index and cursors
  *                               (kset members, bus devices and drivers,
  *                               class members, children, named waiters).
- *   dmc_name_lock    (rwlock)   kobj->name and kobj->parent of objects in
+ *   dmc_name_lock    (rwlock, kobject_tree.c) kobj->name and kobj->parent of objects in
  *                               the tree, so a path can be built while a
  *                               rename or move runs elsewhere.
- *   dmc_live_lock    (spinlock) the list of live kobjects (leak report).
+ *   dmc_live_lock, dmc_release_lock (spinlocks, kobject_debug.c) leaves:
+ *                               the live kobjects (leak report), the
+ *                               releases waiting for release_delay_ms.
  *   dmc_driver_p_lock (spinlock, bus.c) a leaf: drv->p's clearing
  *                               against dmc_driver_private_get().
- *   dmc_ctl_lock, dmc_ctl_buses_lock (spinlocks, control_devices.c,
- *                               control_verbs.c) leaves: control's own
- *                               lists, also taken from its tree listener.
+ *   dmc_ctl_buses_lock (mutex, control_verbs.c) control's bus list for
+ *                               its probe callbacks (under a device lock);
+ *                               a leaf.
+ *   dmc_ctl_lock     (spinlock, control_devices.c) control's devices and
+ *                               links, also taken from its tree listener;
+ *                               cdev->lock (spinlock) an attribute value.
+ *                               Leaves.
+ *   the export's dmc_export_entries_lock, dmc_export_graveyard_lock and
+ *   node->lock, the bridge's dmc_bridge_lock (spinlocks): leaves of their
+ *   clients, never held across a call into the core.
  *
  * Active references. A driver's dp->active and a bus's priv->active count
  * the users of the owner's structure and callbacks (a match and probe with

@@ -6,7 +6,7 @@
 #   deps           apt packages for all that follows
 #   debug-kernel   the cached debug test kernel (built on first use)
 #   debug-modules  dmcore.ko and dmcore_kunit.ko for it (build-modules.sh)
-#   lint           checkpatch, sparse, W=1 (lint.sh): three checks
+#   lint           checkpatch, sparse, W=1, layers (lint.sh): four checks
 #   kunit          the KUnit suites in a debug-kernel guest (vm.sh +
 #                  tests/guest/kunit.sh), kmemleak, kernel log scan
 #   kunit-delayed  the same with dmcore.ko's release_delay_ms=20: every
@@ -310,7 +310,7 @@ st_debug_modules() {
 
 st_lint() {
 	local c log
-	for c in checkpatch sparse w1; do
+	for c in checkpatch sparse w1 layers; do
 		log="$LOGS/lint-$c.out"
 		if "$DMC_ROOT/scripts/lint.sh" "$c" >"$log" 2>&1; then
 			pass "lint: $c"
