@@ -114,9 +114,10 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
  * core makes in it; these share one namespace, as in sysfs, so a child
  * may not take the name of an attribute or attribute group of its
  * parent, nor a link name of its parent's type (under a device, "driver"
- * or "subsystem": dmc_kobj_type.link_names). The same rule refuses to bind a device named like a file of
- * the driver (bind, unbind, uevent, the driver's own attributes), where
- * the driver's link to the device would go. Enforced by the core, with
+ * or "subsystem": dmc_kobj_type.link_names). The same rule refuses to
+ * bind a device named like a file of the driver (bind, unbind, uevent,
+ * the driver's own attributes), where the driver's link to the device
+ * would go. Enforced by the core, with
  * or without the debugfs export.
  *
  * Return: true if @name is reserved under @parent.
