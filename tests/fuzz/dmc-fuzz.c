@@ -989,12 +989,32 @@ static void walk_read(const char *dir, int depth)
 	closedir(d);
 }
 
+/*
+ * One line of the events file: count a record at its SEQNUM= line and
+ * check that SEQNUMs grow. Lines are whole: a record may be split
+ * across two reads, so the caller keeps what follows the last newline.
+ */
+static void walker_line(const char *line, unsigned long long *last)
+{
+	unsigned long long s;
+
+	if (strncmp(line, "SEQNUM=", 7))
+		return;
+	s = strtoull(line + 7, NULL, 10);
+	if (s <= *last)
+		ev_bad++;
+	*last = s;
+	ev_records++;
+}
+
 static void *walker_main(void *arg)
 {
-	char path[256], buf[65536];
-	unsigned long long last = 0, s;
-	ssize_t n, i;
-	int fd, at_line = 1;
+	char path[256], buf[65536 + 1];
+	unsigned long long last = 0;
+	size_t have = 0;	/* bytes of an unfinished line at buf[0] */
+	char *line, *nl;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/events", dmc_dir);
 	fd = open(path, O_RDONLY | O_NONBLOCK);
@@ -1003,19 +1023,19 @@ static void *walker_main(void *arg)
 		usleep(200000);
 		if (fd < 0)
 			continue;
-		while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
-			buf[n] = '\0';
-			for (i = 0; i < n; i++) {
-				if (at_line && !strncmp(buf + i, "SEQNUM=", 7) &&
-				    i + 7 < n) {
-					s = strtoull(buf + i + 7, NULL, 10);
-					if (s <= last)
-						ev_bad++;
-					last = s;
-					ev_records++;
-				}
-				at_line = buf[i] == '\n';
+		while ((n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+			have += n;
+			buf[have] = '\0';
+			line = buf;
+			while ((nl = strchr(line, '\n'))) {
+				*nl = '\0';
+				walker_line(line, &last);
+				line = nl + 1;
 			}
+			have -= line - buf;
+			if (have == sizeof(buf) - 1)
+				have = 0;	/* a line longer than the buffer: drop it */
+			memmove(buf, line, have);
 		}
 		usleep(20000);
 	}
