@@ -3,11 +3,13 @@
  * dmcore-fault: a fail-nth sweep over every core scenario.
  *
  * For each scenario (bus, class and driver register; device add with bus,
- * class and parent, and a class device under its glue directory; bind;
- * link add; event send) and each N = 1, 2, ...: the scenario's objects are
- * prepared, the model is snapshotted, current->fail_nth = N makes the Nth
- * fault point of this task fail (failslab: every slab allocation), the
- * one dmcore call runs, and fail_nth is read back and cleared. Then:
+ * class and parent, the same while another thread keeps rescanning the
+ * bus for a matching driver, and a class device under its glue directory;
+ * bind; link add; event send) and each N = 1, 2, ...: the scenario's
+ * objects are prepared, the model is snapshotted, current->fail_nth = N
+ * makes the Nth fault point of this task fail (failslab: every slab
+ * allocation), the one dmcore call runs, and fail_nth is read back and
+ * cleared. Then:
  *
  *  - the call failed: the injection must have fired, the error must be
  *    -ENOMEM, and the model must equal the snapshot: live kobjects (the
@@ -30,7 +32,9 @@
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -126,6 +130,9 @@ struct ft_world {
 	struct dmm_dev *nv;
 	struct dmc_device_link *link;
 	u64 sent_before;
+	struct task_struct *rescanner;	/* offers the bus's devices meanwhile */
+	atomic_t rescan_on;		/* ... while this is set */
+	atomic_t rescan_busy;		/* it is in (or about to start) a rescan */
 };
 
 /* What must not change when a call fails. */
@@ -249,6 +256,7 @@ struct ft_scenario {
 	int (*run)(struct ft_world *w);		/* the window: dmcore only */
 	void (*done)(struct ft_world *w);	/* success: check, undo */
 	void (*failed)(struct ft_world *w);	/* failure: check, drop */
+	void (*teardown)(struct ft_world *w);	/* after the last N, or NULL */
 };
 
 static void ft_sweep(struct kunit *test, const struct ft_scenario *sc)
@@ -341,6 +349,8 @@ static void ft_sweep(struct kunit *test, const struct ft_scenario *sc)
 	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)FT_MAX_N,
 			    "%s: still failing after %u injection points",
 			    sc->name, FT_MAX_N);
+	if (sc->teardown)
+		sc->teardown(w);
 	dmc_listener_unregister(&ft_listener);
 	/* The last N ran clean: it is not an injection point. */
 	ft_total_points += n - 1;
@@ -501,6 +511,83 @@ static void dev_failed(struct ft_world *w)
 	dev_drop(w);
 }
 
+/*
+ * device add while another thread keeps offering the bus's devices to a
+ * matching driver (dmc_bus_rescan_devices() in a loop, without injection:
+ * fail_nth is this task's only). A device between joining its bus and
+ * being registered must not be probed, so an add that fails there and
+ * unwinds never leaves a device bound, or on the driver's list, when it
+ * is freed (KASAN would see that free).
+ */
+static int dev_rescan_fn(void *data)
+{
+	struct ft_world *w = data;
+
+	while (!kthread_should_stop()) {
+		/* busy before on is read; dev_rescan_run() the other way round */
+		atomic_inc(&w->rescan_busy);
+		smp_mb__after_atomic();
+		if (atomic_read(&w->rescan_on))
+			dmc_bus_rescan_devices(&w->b->bus);
+		smp_mb__before_atomic();
+		atomic_dec(&w->rescan_busy);
+		usleep_range(20, 100);
+	}
+	return 0;
+}
+
+/*
+ * The rescans run only during the add, so that the snapshots before and
+ * after it see no reference a rescan holds for a moment.
+ */
+static int dev_rescan_run(struct ft_world *w)
+{
+	int err;
+
+	atomic_set(&w->rescan_on, 1);
+	err = dmc_device_add(w->nv->dev);
+	atomic_set(&w->rescan_on, 0);
+	smp_mb__after_atomic();
+	while (atomic_read(&w->rescan_busy))
+		usleep_range(10, 50);
+	return err;
+}
+
+static void dev_rescan_setup(struct ft_world *w)
+{
+	dev_setup(w);
+	w->drv = dmm_drv_new(w->test, w->b, "d");
+	w->rescanner = kthread_run(dev_rescan_fn, w, "ft-rescan");
+	KUNIT_ASSERT_FALSE(w->test, IS_ERR(w->rescanner));
+}
+
+static void dev_rescan_prepare(struct ft_world *w)
+{
+	dev_prepare(w);
+	dmm_dev_want(w->nv, w->drv);
+}
+
+static void dev_rescan_done(struct ft_world *w)
+{
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(w->test, dmc_device_is_bound(w->nv->dev));
+	dev_done(w);
+}
+
+static void dev_rescan_failed(struct ft_world *w)
+{
+	KUNIT_EXPECT_FALSE_MSG(w->test, w->nv->bound || w->nv->dev->driver,
+			       "%s: N=%u: bound though its add failed",
+			       w->nv->name, w->n);
+	KUNIT_EXPECT_EQ(w->test, dmc_driver_device_count(&w->drv->drv), 0U);
+	dev_failed(w);
+}
+
+static void dev_rescan_teardown(struct ft_world *w)
+{
+	kthread_stop(w->rescanner);
+}
+
 /* a class device without parent or bus: under devices/virtual/<class> */
 
 /*
@@ -659,6 +746,9 @@ static const struct ft_scenario ft_scenarios[] = {
 	  dev_done, dev_failed },
 	{ "device_add_class_glue", NULL, NULL, glue_prepare, dev_run,
 	  glue_done, glue_failed },
+	{ "device_add_while_rescanning", NULL, dev_rescan_setup,
+	  dev_rescan_prepare, dev_rescan_run, dev_rescan_done, dev_rescan_failed,
+	  dev_rescan_teardown },
 	{ "bind", NULL, bind_setup, bind_prepare, bind_run, bind_done, bind_failed },
 	{ "link_add", NULL, link_setup, link_prepare, link_run, link_done,
 	  link_failed },
