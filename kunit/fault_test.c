@@ -524,11 +524,12 @@ static int dev_rescan_fn(void *data)
 	struct ft_world *w = data;
 
 	while (!kthread_should_stop()) {
-		/* busy before on is read; dev_rescan_run() the other way round */
 		atomic_inc(&w->rescan_busy);
+		/* busy is seen before on is read: pairs with dev_rescan_run() */
 		smp_mb__after_atomic();
 		if (atomic_read(&w->rescan_on))
 			dmc_bus_rescan_devices(&w->b->bus);
+		/* the rescan is over before busy drops */
 		smp_mb__before_atomic();
 		atomic_dec(&w->rescan_busy);
 		usleep_range(20, 100);
@@ -547,7 +548,8 @@ static int dev_rescan_run(struct ft_world *w)
 	atomic_set(&w->rescan_on, 1);
 	err = dmc_device_add(w->nv->dev);
 	atomic_set(&w->rescan_on, 0);
-	smp_mb__after_atomic();
+	/* on is clear before busy is read: pairs with dev_rescan_fn() */
+	smp_mb();
 	while (atomic_read(&w->rescan_busy))
 		usleep_range(10, 50);
 	return err;
