@@ -922,6 +922,7 @@ static void dmc_device_del_tree(struct dmc_device *root)
 		if (pos == root)
 			return;
 		pos = parent;
+		cond_resched();		/* a subtree may be thousands deep */
 	}
 }
 

@@ -356,9 +356,11 @@ static void device_del_of_deep_chain_does_not_recurse(struct kunit *test)
 
 	chain = kunit_kcalloc(test, DL_DEPTH, sizeof(*chain), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, chain);
-	for (i = 0; i < DL_DEPTH; i++)
+	for (i = 0; i < DL_DEPTH; i++) {
 		chain[i] = dmm_dev_new(test, dmm_str(test, "n%u", i), NULL,
 				       i ? chain[i - 1] : NULL, NULL);
+		cond_resched();	/* each add builds a path as deep as i */
+	}
 
 	dmm_dev_del(chain[0]);
 	for (i = 0; i < DL_DEPTH; i++) {
@@ -370,8 +372,10 @@ static void device_del_of_deep_chain_does_not_recurse(struct kunit *test)
 		}
 	}
 	/* Each child holds its parent: the deepest goes first. */
-	for (i = 0; i < DL_DEPTH; i++)
+	for (i = 0; i < DL_DEPTH; i++) {
 		dmm_dev_put(chain[i]);
+		cond_resched();
+	}
 	dmc_kobject_flush_releases();
 	for (i = 0; i < DL_DEPTH; i++)
 		KUNIT_EXPECT_EQ(test, chain[i]->released, 1U);
