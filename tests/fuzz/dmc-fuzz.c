@@ -310,13 +310,15 @@ static void remember(struct entry *e, const char *cmd, size_t len, int writer)
 static void ledger_accept(const char *cmd, size_t len, int writer)
 {
 	char *buf = xmalloc(len + 1), *tok[40], *p, *parent = NULL, *cls = NULL;
-	char *bus = NULL, *path;
+	char *bus = NULL, *path, *save = NULL;
 	int n = 0, i, k = -1;
 	struct entry *e;
 
 	memcpy(buf, cmd, len);
 	buf[len] = '\0';
-	for (p = strtok(buf, " \t\n"); p && n < 40; p = strtok(NULL, " \t\n"))
+	/* strtok_r(): four writers parse at once, outside ledger_lock. */
+	for (p = strtok_r(buf, " \t\n", &save); p && n < 40;
+	     p = strtok_r(NULL, " \t\n", &save))
 		tok[n++] = p;
 	if (n < 3)
 		goto out;
