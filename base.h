@@ -172,6 +172,8 @@ void dmc_kobject_index_exit(void);
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
 int __dmc_kobject_add(struct dmc_kobject *kobj);
 void __dmc_kobject_del(struct dmc_kobject *kobj);
+int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name);
+int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent);
 int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
 			  const char **old_name);
 
@@ -373,6 +375,11 @@ extern const struct dmc_kobj_type dmc_device_ktype;
 /* device.c */
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
+void dmc_device_release(struct dmc_kobject *kobj);	/* the ktype's release */
+
+/* device_sysfs.c */
+void dmc_device_add_links(struct dmc_device *dev);	/* dmc_device_add()'s step */
+void dmc_device_remove_links(struct dmc_device *dev);	/* dmc_device_del()'s step */
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
 void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
@@ -462,8 +469,8 @@ extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */
 extern struct list_head dmc_dpm_suspended;	/* its continuation, ditto */
 
 /* The roots of the tree, made at load by dm_core.c's dmc_roots_init() */
-extern struct dmc_kset *dmc_devices_kset;	/* device.c */
-extern struct dmc_kobject *dmc_virtual_dir;	/* device.c */
+extern struct dmc_kset *dmc_devices_kset;	/* device_sysfs.c */
+extern struct dmc_kobject *dmc_virtual_dir;	/* device_sysfs.c */
 extern struct dmc_kset *dmc_bus_kset;		/* bus.c */
 extern struct dmc_kset *dmc_class_kset;		/* class.c */
 int dmc_devices_kset_init(void);

@@ -6,10 +6,11 @@
  * The life of a kobject: its name, init, get and put, add and del, and
  * the release path (the last put deletes what is still in the tree, runs
  * the type's release, then puts the parent, in a loop rather than by
- * recursion); then the plain directory type and the attribute calls.
- * Entering and leaving the tree, the (parent, name) index, paths, rename
- * and move are in kobject_tree.c; the delayed release, the census of live
- * objects and the misuse counter in kobject_debug.c.
+ * recursion); rename and move with their "move" event; then the plain
+ * directory type and the attribute calls. Entering and leaving the tree,
+ * the (parent, name) index, paths and the index's half of rename and move
+ * are in kobject_tree.c, which sends no event; the delayed release, the
+ * census of live objects and the misuse counter in kobject_debug.c.
  *
  * The tree keeps one invariant: the parent of an object in the tree is in
  * the tree. Deleting a parent therefore deletes its children first.
@@ -513,6 +514,148 @@ struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
 	return kobj;
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_create_and_add);
+
+/* ---- rename and move (the index's half: kobject_tree.c) ------------ */
+
+/* "DEVPATH_OLD=<path>" for the "move" event of a rename or move; NULL: -ENOMEM. */
+static char *dmc_devpath_old(const struct dmc_kobject *kobj)
+{
+	char *old_path, *devpath_old;
+
+	old_path = dmc_kobject_get_path(kobj, GFP_KERNEL);
+	devpath_old = old_path ? kasprintf(GFP_KERNEL, "DEVPATH_OLD=%s", old_path) : NULL;
+	kfree(old_path);
+	return devpath_old;
+}
+
+/* After a rename or move: send "move" with @devpath_old, then free it. */
+static void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old)
+{
+	const char *envp[2] = { devpath_old, NULL };
+
+	dmc_kobject_uevent_env(kobj, DMC_KOBJ_MOVE, envp);
+	kfree(devpath_old);
+}
+
+/*
+ * Devices, drivers, buses and classes are also found by name (and a
+ * device by parent) in the model's own indexes, which the kobject core
+ * cannot update: refuse to rename or move them behind the model's back.
+ */
+static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
+				   const char *op)
+{
+	if (!kobj->ktype || !kobj->ktype->indexed_elsewhere)
+		return false;
+	pr_err_ratelimited("dmcore: %s of %s '%s' refused: the model indexes a %s by name and parent, kobject %s would leave them stale\n",
+			   op, kobj->ktype->name, kobj->name ?: "(unnamed)",
+			   kobj->ktype->name, op);
+	return true;
+}
+
+/**
+ * dmc_kobject_rename() - change the name of an object in the tree
+ * @kobj: the object; the caller holds a reference
+ * @new_name: the new name; a '/' is replaced by '!'
+ *
+ * Sends a "move" event with DEVPATH_OLD. Pointers previously returned by
+ * dmc_kobject_name() become invalid, as in Linux. The object's kset
+ * index follows the new name; a lookup by name running meanwhile finds
+ * the object under its old name or its new one, never neither.
+ *
+ * The kobject of a device, driver, bus or class (a type with
+ * @indexed_elsewhere) is refused: the model keeps those by name in its
+ * bus, class, driver and children indexes too, which this function cannot
+ * see. Linux renames a device with device_rename(), not kobject_rename();
+ * dmcore has no device rename.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: 0, -EINVAL (NULL argument, empty name, object not in the tree),
+ * -ENAMETOOLONG, -EEXIST (a sibling has that name), -EOPNOTSUPP (the
+ * kobject of a device, driver, bus or class; logged), -ENOMEM. On error
+ * nothing changed.
+ */
+int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
+{
+	char *name, *devpath_old;
+	int err;
+
+	if (!kobj || !new_name)
+		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "rename"))
+		return -EOPNOTSUPP;
+	name = kstrdup(new_name, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	strreplace(name, '/', '!');
+	err = dmc_kobject_check_name(name);
+	if (err) {
+		pr_err_ratelimited("dmcore: rename of '%s': bad name\n", kobj->name);
+		goto out_free;
+	}
+	devpath_old = dmc_devpath_old(kobj);
+	if (!devpath_old) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = __dmc_kobject_rename(kobj, name);
+	if (err) {
+		kfree(devpath_old);
+		goto out_free;
+	}
+	dmc_kobject_send_move(kobj, devpath_old);
+	return 0;
+
+out_free:
+	kfree(name);
+	return err < 0 ? err : 0;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_rename);
+
+/**
+ * dmc_kobject_move() - give an object in the tree a new parent
+ * @kobj: the object; the caller holds a reference
+ * @new_parent: the new parent, in the tree; NULL means the object's kset,
+ *	or the top level if it has none
+ *
+ * The reference on the old parent moves to the new one. Sends a "move"
+ * event with DEVPATH_OLD.
+ *
+ * The kobject of a device, driver, bus or class is refused, as by
+ * dmc_kobject_rename(): a device's dev->parent, its place in its old
+ * parent's children and in the power order would stay behind. Linux moves
+ * a device with device_move(); dmcore has no device move.
+ *
+ * Context: may sleep; takes dmc_tree_mutex.
+ * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
+ * or below it), -ENOENT (@new_parent not in the tree), -EEXIST (name
+ * taken under @new_parent), -EOPNOTSUPP (the kobject of a device, driver,
+ * bus or class; logged), -ENOMEM. On error nothing changed.
+ */
+int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
+{
+	char *devpath_old;
+	int err;
+
+	if (!kobj)
+		return -EINVAL;
+	if (dmc_kobject_refuse_raw(kobj, "move"))
+		return -EOPNOTSUPP;
+	if (!new_parent && kobj->kset)
+		new_parent = &kobj->kset->kobj;
+
+	devpath_old = dmc_devpath_old(kobj);
+	if (!devpath_old)
+		return -ENOMEM;
+	err = __dmc_kobject_move(kobj, new_parent);
+	if (err) {
+		kfree(devpath_old);
+		return err < 0 ? err : 0;
+	}
+	dmc_kobject_send_move(kobj, devpath_old);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_move);
 
 /* ---- attributes ------------------------------------------------------------ */
 

@@ -2,7 +2,7 @@
 /*
  * The tree of kobjects and of their names: the counterpart of the
  * directory half of sysfs (fs/sysfs/dir.c, fs/kernfs/dir.c) and of
- * kobject_get_path(), kobject_rename() and kobject_move() in lib/kobject.c.
+ * kobject_get_path() in lib/kobject.c.
  *
  * Names are unique among siblings. Linux learns of a duplicate only when
  * sysfs refuses the directory; dmcore keeps one hashed index keyed by
@@ -12,8 +12,9 @@
  *
  * Here: the tree's locks and root list, the index, the names reserved in
  * a directory, an object entering and leaving the tree (index, kset,
- * siblings, tree listeners), paths, rename, move and lookups. The life of
- * the objects themselves is kobject.c's.
+ * siblings, tree listeners), paths, the index's half of rename and move,
+ * and lookups. The life of the objects themselves, and the API around
+ * these steps (checks, events), is kobject.c's: this file sends no event.
  */
 
 #include <linux/export.h>
@@ -267,88 +268,17 @@ char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_get_path);
 
-/* "DEVPATH_OLD=<path>" for the "move" event of a rename or move; NULL: -ENOMEM. */
-static char *dmc_devpath_old(const struct dmc_kobject *kobj)
-{
-	char *old_path, *devpath_old;
-
-	old_path = dmc_kobject_get_path(kobj, GFP_KERNEL);
-	devpath_old = old_path ? kasprintf(GFP_KERNEL, "DEVPATH_OLD=%s", old_path) : NULL;
-	kfree(old_path);
-	return devpath_old;
-}
-
-/* After a rename or move: send "move" with @devpath_old, then free it. */
-static void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old)
-{
-	const char *envp[2] = { devpath_old, NULL };
-
-	dmc_kobject_uevent_env(kobj, DMC_KOBJ_MOVE, envp);
-	kfree(devpath_old);
-}
-
 /*
- * Devices, drivers, buses and classes are also found by name (and a
- * device by parent) in the model's own indexes, which the kobject core
- * cannot update: refuse to rename or move them behind the model's back.
+ * The tree's half of dmc_kobject_rename() (kobject.c): give @kobj, in the
+ * tree, the name @name (checked, kmalloc'ed) in the index and its kset.
+ * Return: 0 (@name is @kobj's now), 1 (it had that name already; @name is
+ * still the caller's), -EINVAL (not in the tree), -EEXIST (a sibling or
+ * a reserved entry has that name) or -ENOMEM. Nothing changed on error.
  */
-static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
-				   const char *op)
+int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name)
 {
-	if (!kobj->ktype || !kobj->ktype->indexed_elsewhere)
-		return false;
-	pr_err_ratelimited("dmcore: %s of %s '%s' refused: the model indexes a %s by name and parent, kobject %s would leave them stale\n",
-			   op, kobj->ktype->name, kobj->name ?: "(unnamed)",
-			   kobj->ktype->name, op);
-	return true;
-}
-
-/**
- * dmc_kobject_rename() - change the name of an object in the tree
- * @kobj: the object; the caller holds a reference
- * @new_name: the new name; a '/' is replaced by '!'
- *
- * Sends a "move" event with DEVPATH_OLD. Pointers previously returned by
- * dmc_kobject_name() become invalid, as in Linux. The object's kset
- * index follows the new name; a lookup by name running meanwhile finds
- * the object under its old name or its new one, never neither.
- *
- * The kobject of a device, driver, bus or class (a type with
- * @indexed_elsewhere) is refused: the model keeps those by name in its
- * bus, class, driver and children indexes too, which this function cannot
- * see. Linux renames a device with device_rename(), not kobject_rename();
- * dmcore has no device rename.
- *
- * Context: may sleep; takes dmc_tree_mutex.
- * Return: 0, -EINVAL (NULL argument, empty name, object not in the tree),
- * -ENAMETOOLONG, -EEXIST (a sibling has that name), -EOPNOTSUPP (the
- * kobject of a device, driver, bus or class; logged), -ENOMEM. On error
- * nothing changed.
- */
-int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
-{
-	char *name, *devpath_old;
 	const char *old_name;
 	int err;
-
-	if (!kobj || !new_name)
-		return -EINVAL;
-	if (dmc_kobject_refuse_raw(kobj, "rename"))
-		return -EOPNOTSUPP;
-	name = kstrdup(new_name, GFP_KERNEL);
-	if (!name)
-		return -ENOMEM;
-	strreplace(name, '/', '!');
-	err = dmc_kobject_check_name(name);
-	if (err) {
-		pr_err_ratelimited("dmcore: rename of '%s': bad name\n", kobj->name);
-		goto out_free;
-	}
-	devpath_old = dmc_devpath_old(kobj);
-	if (!devpath_old) {
-		err = -ENOMEM;
-		goto out_free;
-	}
 
 	mutex_lock(&dmc_tree_mutex);
 	if (!dmc_kobject_in_tree(kobj)) {
@@ -358,7 +288,7 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 		goto out_unlock;
 	}
 	if (!strcmp(kobj->name, name)) {
-		err = 0;
+		err = 1;
 		goto out_unlock;
 	}
 	if (dmc_sib_lookup(kobj->parent, name) ||
@@ -373,19 +303,13 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 		goto out_unlock;
 	dmc_listeners_kobj_renamed(kobj, old_name);
 	mutex_unlock(&dmc_tree_mutex);
-
 	kfree(old_name);
-	dmc_kobject_send_move(kobj, devpath_old);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&dmc_tree_mutex);
-	kfree(devpath_old);
-out_free:
-	kfree(name);
 	return err;
 }
-EXPORT_SYMBOL_GPL(dmc_kobject_rename);
 
 /*
  * Swap @kobj's name for @name in both indexes; caller holds
@@ -426,42 +350,18 @@ static bool dmc_is_ancestor(const struct dmc_kobject *a,
 	return false;
 }
 
-/**
- * dmc_kobject_move() - give an object in the tree a new parent
- * @kobj: the object; the caller holds a reference
- * @new_parent: the new parent, in the tree; NULL means the object's kset,
- *	or the top level if it has none
- *
- * The reference on the old parent moves to the new one. Sends a "move"
- * event with DEVPATH_OLD.
- *
- * The kobject of a device, driver, bus or class is refused, as by
- * dmc_kobject_rename(): a device's dev->parent, its place in its old
- * parent's children and in the power order would stay behind. Linux moves
- * a device with device_move(); dmcore has no device move.
- *
- * Context: may sleep; takes dmc_tree_mutex.
- * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
- * or below it), -ENOENT (@new_parent not in the tree), -EEXIST (name
- * taken under @new_parent), -EOPNOTSUPP (the kobject of a device, driver,
- * bus or class; logged), -ENOMEM. On error nothing changed.
+/*
+ * The tree's half of dmc_kobject_move() (kobject.c): put @kobj under
+ * @new_parent (NULL: the top level) in the index and the siblings' list;
+ * the reference on the old parent moves to the new one.
+ * Return: 0 (moved), 1 (already there), -EINVAL (not in the tree, or
+ * @new_parent is @kobj or below it), -ENOENT (@new_parent not in the
+ * tree), -EEXIST (name taken there) or -ENOMEM. Nothing changed on error.
  */
-int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
+int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 {
 	struct dmc_kobject *old_parent;
-	char *devpath_old;
 	int err;
-
-	if (!kobj)
-		return -EINVAL;
-	if (dmc_kobject_refuse_raw(kobj, "move"))
-		return -EOPNOTSUPP;
-	if (!new_parent && kobj->kset)
-		new_parent = &kobj->kset->kobj;
-
-	devpath_old = dmc_devpath_old(kobj);
-	if (!devpath_old)
-		return -ENOMEM;
 
 	mutex_lock(&dmc_tree_mutex);
 	err = -EINVAL;
@@ -480,7 +380,7 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 				   kobj->name, new_parent->name);
 		goto out_unlock;
 	}
-	err = 0;
+	err = 1;
 	old_parent = kobj->parent;
 	if (old_parent == new_parent)
 		goto out_unlock;
@@ -506,7 +406,6 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 					       dmc_sib_params));
 		mutex_unlock(&dmc_tree_mutex);
 		dmc_kobject_put(new_parent);
-		kfree(devpath_old);
 		return err;
 	}
 	list_move_tail(&kobj->sibling,
@@ -515,15 +414,12 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 	mutex_unlock(&dmc_tree_mutex);
 
 	dmc_kobject_put(old_parent);
-	dmc_kobject_send_move(kobj, devpath_old);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&dmc_tree_mutex);
-	kfree(devpath_old);
 	return err;
 }
-EXPORT_SYMBOL_GPL(dmc_kobject_move);
 
 /* ---- lookups ----------------------------------------------------------- */
 
