@@ -3,7 +3,7 @@
  * dmcore-kset: sets of kobjects, one rule per case.
  *
  * Registration (created and embedded), membership and the references it
- * holds, lookup by name (also among 20,000 members) and walks that
+ * holds, lookup by name (also among 5,000 members) and walks that
  * survive members leaving and joining. Top-level names start with "ks-".
  */
 #include <kunit/test.h>
@@ -13,7 +13,7 @@
 #include "test_util.h"
 
 #define KS_NR		5
-#define KS_BULK_NR	20000
+#define KS_BULK_NR	5000
 
 static void ks_add_members(struct kunit *test, struct dmc_kset *k,
 			   struct dmct_obj **m, int n)
@@ -344,7 +344,7 @@ static void kset_find_obj_handles_members_sharing_a_name(struct kunit *test)
 	dmct_kset_unregister(test, k);
 }
 
-/* 20,000 members, counted by the release; memory in one array. */
+/* 5,000 members, counted by the release; memory in one array. */
 struct ks_bulk_obj {
 	struct dmc_kobject kobj;
 	bool released;
@@ -389,7 +389,7 @@ static void ks_bulk_cleanup(struct dmct_ctx *ctx)
 	bulk->nr_init = 0;
 }
 
-static void kset_find_obj_among_20000_members(struct kunit *test)
+static void kset_find_obj_among_5000_members(struct kunit *test)
 {
 	struct dmct_ctx *ctx = dmct_ctx(test);
 	struct dmc_kset *k = dmct_kset_create(test, "ks-bulk", NULL, NULL);
@@ -429,7 +429,7 @@ static void kset_find_obj_among_20000_members(struct kunit *test)
 			cond_resched();
 	}
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
-	found = dmc_kset_find_obj(k, "m20000");
+	found = dmc_kset_find_obj(k, "m5000");
 	KUNIT_EXPECT_NULL(test, found);
 	dmc_kobject_put(found);
 
@@ -656,7 +656,7 @@ static struct kunit_case kset_test_cases[] = {
 	KUNIT_CASE(kset_find_obj_missing_returns_null),
 	KUNIT_CASE(kset_find_obj_follows_rename),
 	KUNIT_CASE(kset_find_obj_handles_members_sharing_a_name),
-	KUNIT_CASE(kset_find_obj_among_20000_members),
+	KUNIT_CASE(kset_find_obj_among_5000_members),
 	KUNIT_CASE(kset_iter_returns_members_in_join_order),
 	KUNIT_CASE(kset_iter_on_empty_kset_returns_null),
 	KUNIT_CASE(kset_iter_references_member_until_next_call),

@@ -10,11 +10,12 @@
 #               line with "warning:" or "error:" fails
 #   w1          make -C <debug kernel> M=.build/w1 W=1 modules, rebuilt
 #               from scratch; any "warning:" fails
-#   layers      a fresh build in .build/layers; nm lists what each object
-#               of dmcore.ko defines and uses, and no object may use a
-#               symbol of a higher floor (FLOOR below: klist, kobject,
-#               device, self-check, clients, module); the references are
-#               listed in .build/logs/lint-layers.log
+#   layers      the objects of w1's build when w1 ran before it in the
+#               same call, else a fresh build in .build/layers; nm lists
+#               what each object of dmcore.ko defines and uses, and no
+#               object may use a symbol of a higher floor (FLOOR below:
+#               klist, kobject, device, self-check, clients, module); the
+#               references are listed in .build/logs/lint-layers.log
 #
 # Builds happen in .build/ copies of the tree (like build-modules.sh), so
 # nothing is written into the source tree. Logs: .build/logs/lint-*.log.
@@ -25,6 +26,7 @@ set -euo pipefail
 DMC_STAGE=lint
 
 checks=("$@")
+rm -f "$DMC_BUILD/w1/.lint-built"
 [ ${#checks[@]} -gt 0 ] || checks=(checkpatch sparse w1 layers)
 for c in "${checks[@]}"; do
 	case "$c" in checkpatch|sparse|w1|layers) ;; *) echo "usage: $0 [checkpatch|sparse|w1|layers]..." >&2; exit 2 ;; esac
@@ -55,21 +57,35 @@ lint_checkpatch() {
 	local src out="$logdir/lint-checkpatch.log" files=() f bad=0
 	ensure_pkgs perl git
 	src=$(src_tree) || return 1
+	export CP="$src/scripts/checkpatch.pl" D="$out.d" DMC_ROOT DMC_SRC
 	mapfile -t files < <(c_files)
 	: >"$out"
 	if [ ${#files[@]} -eq 0 ]; then
 		echo "  (no tracked .c/.h files)"
 		return 0
 	fi
-	local ignore
+	# One checkpatch per file, $(nproc) at a time; each writes its own
+	# report (.build/logs/lint-checkpatch.d/), joined in file order.
+	local d="$out.d" i=0
+	rm -rf "$d"
+	mkdir -p "$d"
 	for f in "${files[@]}"; do
+		printf '%s\0%s\0' "$i" "$f"
+		i=$((i + 1))
+	done | xargs -0 -n 2 -P "$(nproc)" bash -c '
+		n=$1 f=$2
 		# Documented, per-file exceptions: scripts/checkpatch.exceptions.
-		ignore=$(awk -v f="$f" '!/^#/ && $1 == f { printf "%s%s", sep, $2; sep = "," }' \
+		ignore=$(awk -v f="$f" "!/^#/ && \$1 == f { printf \"%s%s\", sep, \$2; sep = \",\" }" \
 			"$DMC_ROOT/scripts/checkpatch.exceptions")
-		if ! (cd "$DMC_SRC" && "$src/scripts/checkpatch.pl" --no-tree --strict \
-			--show-types --color=never ${ignore:+--ignore "$ignore"} -f "$f") >>"$out" 2>&1; then
+		if (cd "$DMC_SRC" && "$CP" --no-tree --strict --show-types --color=never \
+			${ignore:+--ignore "$ignore"} -f "$f") >"$D/$n.log" 2>&1; then
+			: >"$D/$n.ok"
+		fi' lint-checkpatch
+	for ((i = 0; i < ${#files[@]}; i++)); do
+		cat "$d/$i.log" >>"$out"
+		if [ ! -e "$d/$i.ok" ]; then
 			bad=$((bad + 1))
-			echo "  $f: not clean"
+			echo "  ${files[$i]}: not clean"
 		fi
 	done
 	echo "  ${#files[@]} file(s) checked, $bad with findings"
@@ -118,6 +134,8 @@ lint_w1() {
 	ensure_pkgs make gcc
 	kbuild_lint w1 W=1 || rc=$?
 	[ $rc -ne 2 ] || return 1
+	# Its objects are a whole build of this tree: layers reads them.
+	: >"$DMC_BUILD/w1/.lint-built"
 	if grep -i -E 'warning:' "$out" >"$out.findings"; then
 		echo "  W=1 warnings:"
 		grep -i -E -A3 'warning:' "$out" >"$out.context" || true
@@ -146,9 +164,14 @@ FLOOR_NAME=([1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=modul
 lint_layers() {
 	local out="$logdir/lint-layers.log" rc=0 dir objs o f sym def bad=0 calls=0
 	ensure_pkgs make gcc binutils
-	kbuild_lint layers || rc=$?
-	[ $rc -ne 2 ] || return 1
-	dir="$DMC_BUILD/layers"
+	# The objects of w1's build when it ran just before (the code is the
+	# same; W=1 only adds warnings), else a build of its own.
+	dir="$DMC_BUILD/w1"
+	if [ ! -e "$dir/.lint-built" ]; then
+		kbuild_lint layers || rc=$?
+		[ $rc -ne 2 ] || return 1
+		dir="$DMC_BUILD/layers"
+	fi
 	mapfile -t objs < <(sed -n 's/^dmcore-y[ :+]*=//p; /^[[:space:]]/p' "$dir/Kbuild" |
 		tr ' \\\t' '\n\n\n' | sed -n 's/\.o$//p')
 	declare -A defined=()

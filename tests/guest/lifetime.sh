@@ -16,7 +16,7 @@
 # rmmod is refused (EAGAIN or EBUSY) while files are open and never hangs;
 # nothing is left in the tree.
 #
-# Part 2, load/unload cycles (LIFETIME_CYCLES, default 100): load dmcore,
+# Part 2, load/unload cycles (LIFETIME_CYCLES, default 40): load dmcore,
 # build objects through control (bound devices, a class device, a child,
 # a link, an attribute) and leave them, start a reader blocked in events;
 # rmmod must be refused while it is blocked there (the open file holds
@@ -42,7 +42,7 @@ D=$DMC_DIR
 T=/tmp/lifetime
 mkdir -p $T
 rounds=${LIFETIME_ROUNDS:-6}
-cycles=${LIFETIME_CYCLES:-100}
+cycles=${LIFETIME_CYCLES:-40}
 ALLOWED=ENODEV,EIO,ENOENT,EINVAL,EBUSY,EEXIST,EPERM,E2BIG,ENXIO
 
 if [ ! -x "$F" ]; then
