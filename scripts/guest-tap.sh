@@ -39,7 +39,18 @@ for ko in "$DMC_MODDIR"/*.ko; do
 	fi
 done
 if dmc_loaded dmcore; then
-	rmmod dmcore || fail "rmmod dmcore"
+	if ! rmmod dmcore; then
+		# Say who holds it: a process with a file of the tree open, or the
+		# module's own count (a reference leaked in the kernel).
+		echo "dmcore refcnt: $(cat /sys/module/dmcore/refcnt 2>/dev/null)"
+		for fd in /proc/[0-9]*/fd/*; do
+			t=$(readlink "$fd" 2>/dev/null) || continue
+			case $t in
+			*/dmcore*) echo "open: $fd -> $t ($(cat "${fd%/fd/*}/comm" 2>/dev/null))" ;;
+			esac
+		done
+		fail "rmmod dmcore"
+	fi
 fi
 
 if [ $kmemleak = 1 ]; then

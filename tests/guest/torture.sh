@@ -38,28 +38,38 @@ before=$(live)
 echo "# objects live before: $before"
 
 # Userspace readers: walk the tree, read every file and link, read events.
+# They stop at $STOP, and the script waits for them: killing a reader
+# subshell would leave its find, cat or timeout running on, holding a file
+# of the tree open -- and that file's reference on dmcore.ko makes the
+# rmmod after this script fail with EAGAIN (CI, 5 Dec).
+STOP=/tmp/torture.readers.stop
+rm -f "$STOP"
 readers=""
 (
-	while :; do
+	while [ ! -e "$STOP" ]; do
 		find "$DMC_DIR" >/dev/null 2>&1
 		find "$DMC_DIR" -type f ! -name events ! -name control 2>/dev/null |
-			while read -r f; do cat "$f" >/dev/null 2>&1; done
+			while read -r f && [ ! -e "$STOP" ]; do
+				cat "$f" >/dev/null 2>&1
+			done
 		ls -lR "$DMC_DIR/bus" "$DMC_DIR/class" >/dev/null 2>&1
 		sleep 0.5
 	done
 ) &
 readers="$readers $!"
 (
-	while :; do
+	while [ ! -e "$STOP" ]; do
 		timeout 3 cat "$DMC_DIR/events" >/dev/null 2>&1
 	done
 ) &
 readers="$readers $!"
 (
-	while :; do
+	while [ ! -e "$STOP" ]; do
 		cat "$DMC_DIR/stats" >/dev/null 2>&1
 		find "$DMC_DIR/devices" -name state 2>/dev/null |
-			while read -r f; do cat "$f" >/dev/null 2>&1; done
+			while read -r f && [ ! -e "$STOP" ]; do
+				cat "$f" >/dev/null 2>&1
+			done
 		sleep 1
 	done
 ) &
@@ -79,10 +89,13 @@ while [ $t -lt $limit ]; do
 	sleep 5
 	t=$((t + 5))
 done
+# Each reader ends its current pass (a find, at most 3 s of events) and
+# exits; wait returns when all have, so no file of the tree is open after.
+touch "$STOP"
 for pid in $readers; do
-	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
 done
-wait 2>/dev/null
+rm -f "$STOP"
 klog
 
 seed=$(sed -n 's/.*start: seed=\([0-9]*\).*/\1/p' "$LOG" | head -n1)
