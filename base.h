@@ -483,6 +483,7 @@ void dmc_classes_exit(void);
 /* bridge.c: the running kernel's PCI and platform buses, mirrored */
 int dmc_bridge_init(void);
 void dmc_bridge_exit(void);
+/* bridge_shadow.c: the bridge's shadows and the worker that makes them */
 void dmc_bridge_settle(void);
 bool dmc_bridge_is_shadow(const struct dmc_device *dev);
 bool dmc_bridge_owns_name(const char *name);

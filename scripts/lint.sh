@@ -156,7 +156,7 @@ declare -A FLOOR=(
 	[class]=3 [link]=3 [power]=3
 	[invariants]=4
 	[sysfs_export]=5 [control]=5 [control_verbs]=5 [control_devices]=5
-	[bridge]=5
+	[bridge]=5 [bridge_shadow]=5
 	[dm_core]=6
 )
 FLOOR_NAME=([1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=module)
