@@ -158,7 +158,6 @@ void dmc_count_misuse(void);
 int dmc_kobject_tree_init(void);
 void dmc_kobject_tree_exit(void);
 int dmc_kobject_check_name(const char *name);
-struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj);
 
 /* The type's name of @kobj, for reports. */
 static inline const char *dmc_ktype_name(const struct dmc_kobject *kobj)
@@ -180,7 +179,8 @@ int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
 /* kobject_debug.c */
 int dmc_kobject_release_init(void);
 void dmc_kobject_release_exit(void);
-bool dmc_kobject_release_later(struct dmc_kobject *kobj);
+bool dmc_kobject_release_later(struct dmc_kobject *kobj,
+			       void (*release)(struct dmc_kobject *kobj));
 void dmc_kobject_live_add(struct dmc_kobject *kobj);
 void dmc_kobject_live_del(struct dmc_kobject *kobj);
 unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,

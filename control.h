@@ -6,20 +6,27 @@
  *
  *   control.c          the grammar: tokens, the table of verbs and their
  *                      options, parsing into struct dmc_ctl_args
- *   control_verbs.c    running a command (control's mutex, teardown) and
- *                      the verbs on buses, classes, drivers and power
+ *   control_objects.c  control's buses and classes (lists, lookups by
+ *                      name) and the mutex commands run under
  *   control_devices.c  control's devices and links, and their verbs
+ *   control_verbs.c    running a command, teardown, and the verbs on
+ *                      buses, classes, drivers and power
+ *
+ * Each file calls only those listed above it (and control.c).
  */
 #ifndef _DMCORE_CONTROL_H
 #define _DMCORE_CONTROL_H
 
 #include <linux/bits.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
-struct dmc_bus_type;
-struct dmc_class;
+#include <dmcore/bus.h>
+#include <dmcore/class.h>
+
 struct dmc_device;
 
 int dmc_control_init(void);
@@ -106,14 +113,36 @@ struct dmc_ctl_args {
 int dmc_ctl_check_write(const char *buf, size_t count);
 int dmc_ctl_parse(char *line, struct dmc_ctl_args *a);
 
-/* ---- shared by the verbs (control_verbs.c) ------------------------------ */
+/* ---- control's buses and classes, and its mutex (control_objects.c) ---- */
 
-void dmc_ctl_unlock(void);
-void dmc_ctl_relock(void);
+struct dmc_ctl_bus {
+	struct dmc_bus_type bus;
+	struct list_head node;		/* in dmc_ctl_buses */
+	bool deleting;			/* "bus del" under way */
+	char name[];
+};
+
+struct dmc_ctl_class {
+	struct dmc_class cls;
+	struct list_head node;		/* in dmc_ctl_classes */
+	bool deleting;			/* "class del" under way */
+	char name[];
+};
+
+extern struct mutex dmc_control_mutex;
+extern struct list_head dmc_ctl_buses;
+extern struct mutex dmc_ctl_buses_lock;
+extern struct list_head dmc_ctl_classes;
+
+struct dmc_ctl_bus *dmc_ctl_find_bus(const char *name);
+struct dmc_ctl_class *dmc_ctl_find_class(const char *name);
+bool dmc_ctl_class_exists(const char *name);
 int dmc_ctl_lookup_bus(const char *cmd, const char *name,
 		       struct dmc_bus_type **bus);
 int dmc_ctl_lookup_class(const char *cmd, const char *name,
 			 struct dmc_class **cls);
+void dmc_ctl_unlock(void);
+void dmc_ctl_relock(void);
 
 /* ---- devices and links (control_devices.c) ------------------------------ */
 

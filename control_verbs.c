@@ -28,32 +28,13 @@
 #include "base.h"
 #include "control.h"
 
-/* Control's lists; never held across a callback (control.c's top). */
-static DEFINE_MUTEX(dmc_control_mutex);
 /* Commands under way, for dmc_control_exit() to wait for. */
 static atomic_t dmc_ctl_active = ATOMIC_INIT(0);
 /* Not yet set up, or torn down: commands fail with -ENODEV. */
 static bool dmc_ctl_dead = true;
 
-/* Control's objects, under dmc_control_mutex. */
-static LIST_HEAD(dmc_ctl_buses);	/* also dmc_ctl_buses_lock to change */
-static DEFINE_MUTEX(dmc_ctl_buses_lock);	/* probe-side readers */
-static LIST_HEAD(dmc_ctl_classes);
+/* Control's drivers, under dmc_control_mutex. */
 static LIST_HEAD(dmc_ctl_drivers);
-
-struct dmc_ctl_bus {
-	struct dmc_bus_type bus;
-	struct list_head node;		/* in dmc_ctl_buses */
-	bool deleting;			/* "bus del" under way */
-	char name[];
-};
-
-struct dmc_ctl_class {
-	struct dmc_class cls;
-	struct list_head node;		/* in dmc_ctl_classes */
-	bool deleting;			/* "class del" under way */
-	char name[];
-};
 
 /* A driver; everything but @probes is fixed once registered. */
 struct dmc_ctl_driver {
@@ -161,26 +142,14 @@ static int dmc_ctl_resume(struct dmc_device *dev)
 	return 0;
 }
 
-/* ---- control's lists ---------------------------------------------------- */
+/* ---- control's drivers ------------------------------------------------- */
 
-static struct dmc_ctl_bus *dmc_ctl_find_bus(const char *name)
+/* "@cmd NAME" found its object busy with another command. */
+static int dmc_ctl_busy(const char *cmd, const char *what, const char *name)
 {
-	struct dmc_ctl_bus *cb;
-
-	list_for_each_entry(cb, &dmc_ctl_buses, node)
-		if (!strcmp(cb->name, name))
-			return cb;
-	return NULL;
-}
-
-static struct dmc_ctl_class *dmc_ctl_find_class(const char *name)
-{
-	struct dmc_ctl_class *cc;
-
-	list_for_each_entry(cc, &dmc_ctl_classes, node)
-		if (!strcmp(cc->name, name))
-			return cc;
-	return NULL;
+	pr_err_ratelimited("%s: %s '%s' is being added or deleted by another command\n",
+			   cmd, what, name);
+	return -EBUSY;
 }
 
 static struct dmc_ctl_driver *dmc_ctl_find_driver(const char *name)
@@ -191,67 +160,6 @@ static struct dmc_ctl_driver *dmc_ctl_find_driver(const char *name)
 		if (!strcmp(cd->name, name))
 			return cd;
 	return NULL;
-}
-
-/* Is a class called @name registered (by control or not)? */
-static bool dmc_ctl_class_exists(const char *name)
-{
-	struct dmc_kobject *kobj = dmc_kset_find_obj(dmc_class_kset, name);
-
-	dmc_kobject_put(kobj);
-	return kobj;
-}
-
-/*
- * "@cmd ... @opt=@name" names no control bus or class: -ENOENT, or -EPERM
- * if a module registered it. Control never uses a module's bus or class:
- * its callbacks (match, uevent, probe, class interfaces) may take any
- * device or driver there for one of their own types (container_of()),
- * which control's are not.
- */
-static int dmc_ctl_not_mine(const char *cmd, const char *opt, const char *name,
-			    bool registered)
-{
-	if (registered) {
-		pr_err_ratelimited("%s: %s '%s' was not made by control (only control's own are used)\n",
-				   cmd, opt, name);
-		return -EPERM;
-	}
-	pr_err_ratelimited("%s: unknown %s '%s'\n", cmd, opt, name);
-	return -ENOENT;
-}
-
-/* The control bus @name for "@cmd ... bus=@name", not being deleted. */
-int dmc_ctl_lookup_bus(const char *cmd, const char *name,
-		       struct dmc_bus_type **bus)
-{
-	struct dmc_ctl_bus *cb = dmc_ctl_find_bus(name);
-
-	if (!cb)
-		return dmc_ctl_not_mine(cmd, "bus", name, !!dmc_bus_find(name));
-	if (cb->deleting) {
-		pr_err_ratelimited("%s: bus '%s' is being deleted\n", cmd, name);
-		return -EBUSY;
-	}
-	*bus = &cb->bus;
-	return 0;
-}
-
-/* The control class @name for "@cmd ... class=@name", not being deleted. */
-int dmc_ctl_lookup_class(const char *cmd, const char *name,
-			 struct dmc_class **cls)
-{
-	struct dmc_ctl_class *cc = dmc_ctl_find_class(name);
-
-	if (!cc)
-		return dmc_ctl_not_mine(cmd, "class", name,
-					dmc_ctl_class_exists(name));
-	if (cc->deleting) {
-		pr_err_ratelimited("%s: class '%s' is being deleted\n", cmd, name);
-		return -EBUSY;
-	}
-	*cls = &cc->cls;
-	return 0;
 }
 
 /* Is there a driver called @name on any registered bus? */
@@ -269,28 +177,6 @@ static bool dmc_ctl_driver_exists(const char *name)
 	}
 	dmc_kset_iter_exit(&it);
 	return found;
-}
-
-/*
- * Around a core call that may run callbacks, a command lets go of the
- * control mutex (its object is marked taken meanwhile) and takes it back.
- */
-void dmc_ctl_unlock(void)
-{
-	mutex_unlock(&dmc_control_mutex);
-}
-
-void dmc_ctl_relock(void)
-{
-	mutex_lock(&dmc_control_mutex);
-}
-
-/* "@cmd NAME" found its object busy with another command. */
-static int dmc_ctl_busy(const char *cmd, const char *what, const char *name)
-{
-	pr_err_ratelimited("%s: %s '%s' is being added or deleted by another command\n",
-			   cmd, what, name);
-	return -EBUSY;
 }
 
 /* ---- bus and class ---------------------------------------------------------- */

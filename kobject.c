@@ -219,9 +219,9 @@ static void dmc_kobject_del_one(struct dmc_kobject *kobj);
 
 /*
  * The count reached zero: delete, release, and return the parent to put.
- * Called by dmc_kobject_put(), or later by kobject_debug.c's release worker.
+ * Called by dmc_kobject_put(), or later through dmc_kobject_release_delayed().
  */
-struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
+static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 {
 	const struct dmc_kobj_type *ktype = kobj->ktype;
 	struct dmc_kobject *parent = kobj->parent;
@@ -244,6 +244,12 @@ struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 	ktype->release(kobj);
 	kfree(name);
 	return parent;
+}
+
+/* A delayed release is due (kobject_debug.c's worker): as the last put. */
+static void dmc_kobject_release_delayed(struct dmc_kobject *kobj)
+{
+	dmc_kobject_put(dmc_kobject_cleanup(kobj));
 }
 
 /**
@@ -283,7 +289,7 @@ void dmc_kobject_put(struct dmc_kobject *kobj)
 			return;
 		if (!refcount_dec_and_test(&kobj->kref.refcount))
 			return;
-		if (dmc_kobject_release_later(kobj))
+		if (dmc_kobject_release_later(kobj, dmc_kobject_release_delayed))
 			return;
 		kobj = dmc_kobject_cleanup(kobj);
 	}

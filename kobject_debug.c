@@ -4,7 +4,8 @@
  * counterpart of CONFIG_DEBUG_KOBJECT_RELEASE in lib/kobject.c; the
  * census of live kobjects, with the leak report at module exit (Linux
  * leaves that to kmemleak); and the count of misuse reports
- * (DMC_MISUSE()). kobject.c calls in at init and at the last put.
+ * (DMC_MISUSE()). kobject.c calls in at init and at the last put; the
+ * delayed release calls back only through the function it was given.
  */
 
 #include <linux/export.h>
@@ -164,6 +165,7 @@ MODULE_PARM_DESC(release_delay_ms,
 struct dmc_release_item {
 	struct list_head node;
 	struct dmc_kobject *kobj;
+	void (*release)(struct dmc_kobject *kobj);
 	unsigned long due;		/* jiffies */
 };
 
@@ -178,10 +180,12 @@ static void dmc_release_worker(struct work_struct *work);
 static DECLARE_DELAYED_WORK(dmc_release_work, dmc_release_worker);
 
 /*
- * The count of @kobj reached zero: queue its release for later. Return
+ * The count of @kobj reached zero: queue @release(@kobj) for later (what
+ * the last put would have done: release, then the parent's put). Return
  * false to release it now (no delay, or no memory for the queue item).
  */
-bool dmc_kobject_release_later(struct dmc_kobject *kobj)
+bool dmc_kobject_release_later(struct dmc_kobject *kobj,
+			       void (*release)(struct dmc_kobject *kobj))
 {
 	unsigned long delay = msecs_to_jiffies(release_delay_ms);
 	struct dmc_release_item *item;
@@ -193,6 +197,7 @@ bool dmc_kobject_release_later(struct dmc_kobject *kobj)
 	if (!item)
 		return false;
 	item->kobj = kobj;
+	item->release = release;
 	item->due = jiffies + delay;
 	spin_lock(&dmc_release_lock);
 	first = list_empty(&dmc_release_list);
@@ -212,6 +217,7 @@ bool dmc_kobject_release_later(struct dmc_kobject *kobj)
 static void dmc_release_worker(struct work_struct *work)
 {
 	struct dmc_release_item *item;
+	void (*release)(struct dmc_kobject *kobj);
 	struct dmc_kobject *kobj;
 
 	spin_lock(&dmc_release_lock);
@@ -226,9 +232,9 @@ static void dmc_release_worker(struct work_struct *work)
 		spin_unlock(&dmc_release_lock);
 
 		kobj = item->kobj;
+		release = item->release;
 		kfree(item);
-		/* As the last put would have: release, then the parent. */
-		dmc_kobject_put(dmc_kobject_cleanup(kobj));
+		release(kobj);
 
 		spin_lock(&dmc_release_lock);
 		if (!--dmc_release_nr)
