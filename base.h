@@ -27,7 +27,7 @@
  * callback. Tree and uevent listeners run under the mutexes named for
  * them below.
  *
- *   dmc_control_mutex (control_verbs.c) control's lists, one command at a
+ *   dmc_control_mutex (control_objects.c) control's lists, one command at a
  *                               time; a command lets go of it around
  *                               every core call that runs a callback
  *   dmc_pm_transition_mutex (power.c)  every power transition, of the
@@ -65,9 +65,11 @@
  *                               this class. Device locks are outside
  *                               lockdep, so this one is the callers' to
  *                               keep.)
- *   dmc_links_mutex  (mutex)    every device's suppliers/consumers lists and
- *                               the graph-search marks p->link_gen (link.c,
- *                               and the reorder in power.c).
+ *   dmc_links_mutex  (mutex, device.c) every device's suppliers/consumers
+ *                               lists and the graph-search marks
+ *                               p->link_gen (link.c, which also reorders
+ *                               the power order under it; power.c reads
+ *                               consumers under it).
  *   dmc_dpm_mutex    (mutex)    the power order and the suspended list;
  *                               dev->p->dpm_entry (power.c).
  *   dmc_deferred_mutex (mutex)  the deferred-probe lists and index,
@@ -93,9 +95,9 @@
  *   dmc_live_lock, dmc_release_lock (spinlocks, kobject_debug.c) leaves:
  *                               the live kobjects (leak report), the
  *                               releases waiting for release_delay_ms.
- *   dmc_driver_p_lock (spinlock, bus.c) a leaf: drv->p's clearing
+ *   dmc_driver_p_lock (spinlock, driver.c) a leaf: drv->p's clearing
  *                               against dmc_driver_private_get().
- *   dmc_ctl_buses_lock (mutex, control_verbs.c) control's bus list for
+ *   dmc_ctl_buses_lock (mutex, control_objects.c) control's bus list for
  *                               its probe callbacks (under a device lock);
  *                               a leaf.
  *   dmc_ctl_lock     (spinlock, control_devices.c) control's devices and
@@ -166,6 +168,9 @@ static inline const char *dmc_ktype_name(const struct dmc_kobject *kobj)
 }
 
 /* kobject_tree.c */
+void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
+		    struct dmc_kobject *target);
+void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
 int dmc_kobject_index_init(void);
 void dmc_kobject_index_exit(void);
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
@@ -219,10 +224,12 @@ void dmc_listeners_kobj_removed(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
+void dmc_listeners_link_added(struct dmc_kobject *kobj, const char *name,
+			      struct dmc_kobject *target);
+void dmc_listeners_link_removed(struct dmc_kobject *kobj, const char *name);
 void dmc_listeners_uevent(const struct dmc_uevent *ev);
-void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
-		    struct dmc_kobject *target);
-void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
+void dmc_listeners_add(struct dmc_listener *l);
+void dmc_listeners_del(struct dmc_listener *l);
 void dmc_listener_exit(void);
 
 /* event.c */
@@ -376,6 +383,7 @@ extern const struct dmc_kobj_type dmc_device_ktype;
 int dmc_devices_init(void);
 void dmc_devices_exit(void);
 void dmc_device_release(struct dmc_kobject *kobj);	/* the ktype's release */
+int dmc_device_private_init(struct dmc_device *dev);
 
 /* device_sysfs.c */
 void dmc_device_add_links(struct dmc_device *dev);	/* dmc_device_add()'s step */
@@ -391,34 +399,25 @@ int dmc_walk_group_list(struct dmc_kobject *kobj,
 int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
 void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
 
-/* bus.c */
+/* bus.c: what is on a bus */
 int dmc_bus_add_device(struct dmc_device *dev);
 void dmc_bus_remove_device(struct dmc_device *dev);
-void dmc_bus_probe_device(struct dmc_device *dev);
 void dmc_bus_notify(struct dmc_device *dev, enum dmc_bus_notify action);
-int dmc_bus_add_driver(struct dmc_driver *drv);
-void dmc_bus_remove_driver(struct dmc_driver *drv, struct dmc_driver_private *dp);
-struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv);
-struct dmc_subsys_private *dmc_subsys_alloc(const char *name);
-void dmc_subsys_free(struct dmc_subsys_private *priv);
-void dmc_subsys_release(struct dmc_kobject *kobj);
+struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp);
+void dmc_driver_active_put(struct dmc_driver_private *dp);
 
-/* class.c */
+/* class.c: what is in a class */
 int dmc_class_add_device(struct dmc_device *dev);
 void dmc_class_remove_device(struct dmc_device *dev);
 struct dmc_kobject *dmc_class_glue_dir(struct dmc_class *cls);
 void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
 			    bool failed);
 
-/* driver.c: registration, the driver's lifetime and files */
+/* driver.c: registration, the driver's directory and files */
 void dmc_driver_remove(struct dmc_driver_private *dp);
-struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp);
-void dmc_driver_active_put(struct dmc_driver_private *dp);
-
-extern const struct dmc_attribute_group *dmc_driver_core_groups[];
-extern const struct dmc_attribute_group *dmc_driver_uevent_groups[];
 
 /* dd.c: binding, asynchronous probing, the deferred worker */
+void dmc_bus_probe_device(struct dmc_device *dev);
 int dmc_driver_attach(struct dmc_driver *drv);
 void dmc_driver_detach(struct dmc_driver *drv);
 void dmc_device_initial_probe(struct dmc_device *dev);
@@ -432,10 +431,10 @@ void dmc_probe_exit(void);
 int dmc_deferred_init(void);
 void dmc_deferred_exit(void);
 int dmc_deferred_triggers(void);
-void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
-			    struct dmc_driver *drv);
+bool __must_check dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
+					 struct dmc_driver *drv);
 void dmc_deferred_probe_del(struct dmc_device *dev);
-void dmc_deferred_trigger(const char *name, bool all_unnamed);
+bool __must_check dmc_deferred_trigger(const char *name, bool all_unnamed);
 struct dmc_device *dmc_deferred_next(void);
 void dmc_deferred_drop_driver(struct dmc_driver *drv);
 void dmc_clear_waits_for(struct dmc_device *dev);
@@ -455,14 +454,14 @@ void dmc_devvec_put_all(struct dmc_devvec *vec);
 unsigned int dmc_links_new_gen(void);
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
-void dmc_device_links_unbind_consumers(struct dmc_device *dev);
+struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
 bool dmc_device_links_consumers_bound(struct dmc_device *dev);
 void dmc_device_links_purge(struct dmc_device *dev);
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);
 void dmc_dpm_remove(struct dmc_device *dev);
-int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
+void dmc_dpm_move_last(struct dmc_device *dev);
 extern struct mutex dmc_links_mutex;
 extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */
@@ -471,8 +470,8 @@ extern struct list_head dmc_dpm_suspended;	/* its continuation, ditto */
 /* The roots of the tree, made at load by dm_core.c's dmc_roots_init() */
 extern struct dmc_kset *dmc_devices_kset;	/* device_sysfs.c */
 extern struct dmc_kobject *dmc_virtual_dir;	/* device_sysfs.c */
-extern struct dmc_kset *dmc_bus_kset;		/* bus.c */
-extern struct dmc_kset *dmc_class_kset;		/* class.c */
+extern struct dmc_kset *dmc_bus_kset;		/* subsys.c */
+extern struct dmc_kset *dmc_class_kset;		/* subsys.c */
 int dmc_devices_kset_init(void);
 void dmc_devices_kset_exit(void);
 int dmc_buses_init(void);

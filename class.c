@@ -1,148 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Classes: views of devices by function, whatever bus they sit on, and
- * the interfaces told of their members. The counterpart of Linux's class
- * code in drivers/base/.
+ * What is in a class: views of devices by function, whatever bus they
+ * sit on, and the interfaces told of their members. The counterpart of
+ * the membership half of Linux's class code in drivers/base/.
  *
- * A registered class is class/<name>/. Its members are kept in an indexed
- * klist, so "is there an input device called mouse0?" costs O(1) expected
- * time. A member with neither parent nor bus lives under
- * devices/virtual/<class>/, a directory made for the first such member.
+ * A class's members are kept in an indexed klist, so "is there an input
+ * device called mouse0?" costs O(1) expected time. A member with neither
+ * parent nor bus lives under devices/virtual/<class>/, a directory made
+ * for the first such member.
  *
- * Unregistering a class deletes the member devices still in it, as
- * unregistering a bus does.
+ * Registering and unregistering a class (class/<name>/; unregistering
+ * deletes the member devices still in it) is in subsys.c.
  */
 
 #include <linux/export.h>
-#include <linux/lockdep.h>
-#include <linux/slab.h>
+#include <linux/mutex.h>
 
 #include "base.h"
-
-static void dmc_class_release(struct dmc_kobject *kobj)
-{
-	struct dmc_subsys_private *priv = to_subsys_private(kobj);
-
-	lockdep_unregister_key(&priv->lock_key);
-	dmc_subsys_release(kobj);
-}
-
-static const struct dmc_kobj_type dmc_class_ktype = {
-	.name = "class",
-	.indexed_elsewhere = true,
-	.release = dmc_class_release,
-};
-
-static bool dmc_class_dev_get(struct dmc_klist_node *n)
-{
-	return dmc_kobject_get_unless_zero(&container_of(n, struct dmc_device_private,
-							 knode_class)->device->kobj);
-}
-
-static void dmc_class_dev_put(struct dmc_klist_node *n)
-{
-	dmc_device_put(container_of(n, struct dmc_device_private,
-				    knode_class)->device);
-}
-
-/**
- * dmc_class_register() - register a class
- * @cls: the class, with a name
- *
- * Makes class/<name>/ and sends "add" for it.
- *
- * Context: may sleep.
- * Return: 0; -EINVAL for NULL or a nameless class; -EBUSY if @cls is
- * registered already; -EEXIST if another class has the name; -ENOMEM.
- */
-int dmc_class_register(struct dmc_class *cls)
-{
-	struct dmc_subsys_private *priv;
-	int err;
-
-	if (!cls || !cls->name) {
-		pr_err_ratelimited("dmcore: class_register: %s\n",
-				   cls ? "class without a name" : "NULL class");
-		return -EINVAL;
-	}
-	if (cls->p) {
-		pr_err_ratelimited("dmcore: class '%s' registered twice\n", cls->name);
-		return -EBUSY;
-	}
-	priv = dmc_subsys_alloc(cls->name);
-	if (!priv)
-		return -ENOMEM;
-	/*
-	 * A lockdep class per class, as Linux's class_register() has one per
-	 * call site: an interface's add_dev may add a member to another
-	 * class, nesting that class's mutex in this one's.
-	 */
-	lockdep_register_key(&priv->lock_key);
-	lockdep_set_class(&priv->mutex, &priv->lock_key);
-	/* A class's members are listed through their knode_class. */
-	priv->klist_devices.get = dmc_class_dev_get;
-	priv->klist_devices.put = dmc_class_dev_put;
-	priv->class = cls;
-	priv->subsys.kobj.kset = dmc_class_kset;
-	priv->subsys.kobj.ktype = &dmc_class_ktype;
-	err = dmc_kobject_init(&priv->subsys.kobj, &dmc_class_ktype);
-	if (err) {
-		lockdep_unregister_key(&priv->lock_key);
-		dmc_subsys_free(priv);
-		return err;
-	}
-	err = dmc_kset_register(&priv->subsys);
-	if (err) {
-		dmc_kset_put(&priv->subsys);
-		return err;
-	}
-	WRITE_ONCE(cls->p, priv);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(dmc_class_register);
-
-static int dmc_class_remove_one(struct dmc_device *dev, void *data)
-{
-	dmc_device_del(dev);
-	return 0;
-}
-
-/**
- * dmc_class_unregister() - unregister a class and delete its members
- * @cls: a registered class
- *
- * Member devices still in the class are deleted (their owners' later
- * dmc_device_unregister() only drops the reference). Interfaces must be
- * unregistered first.
- *
- * Context: may sleep.
- */
-void dmc_class_unregister(struct dmc_class *cls)
-{
-	struct dmc_subsys_private *priv;
-	struct dmc_kobject *glue;
-
-	if (!cls || !cls->p) {
-		pr_err_ratelimited("dmcore: unregister of a class that is not registered\n");
-		return;
-	}
-	priv = cls->p;
-	WARN_ON(!list_empty(&priv->interfaces));
-	dmc_class_walk_devices(cls, NULL, dmc_class_remove_one);
-
-	WRITE_ONCE(cls->p, NULL);
-	priv->class = NULL;
-	mutex_lock(&priv->mutex);
-	glue = priv->glue_dir;
-	priv->glue_dir = NULL;
-	mutex_unlock(&priv->mutex);
-	if (glue) {
-		dmc_kobject_del(glue);
-		dmc_kobject_put(glue);
-	}
-	dmc_kset_unregister(&priv->subsys);
-}
-EXPORT_SYMBOL_GPL(dmc_class_unregister);
 
 /**
  * dmc_class_is_registered() - is the class registered?
@@ -439,19 +313,3 @@ unsigned int dmc_class_device_count(struct dmc_class *cls)
 	return priv ? dmc_klist_count(&priv->klist_devices) : 0;
 }
 EXPORT_SYMBOL_GPL(dmc_class_device_count);
-
-/* ---- the root: class/ -------------------------------------------------------- */
-
-struct dmc_kset *dmc_class_kset;
-
-/* At load: class/, the kset of every class. Linux's classes_init(). */
-int dmc_classes_init(void)
-{
-	dmc_class_kset = dmc_kset_create_and_add("class", NULL, NULL);
-	return dmc_class_kset ? 0 : -ENOMEM;
-}
-
-void dmc_classes_exit(void)
-{
-	dmc_kset_unregister(dmc_class_kset);
-}

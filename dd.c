@@ -56,7 +56,7 @@ static void dmc_probe_queue(struct work_struct *work)
 		dmc_probe_work_done();	/* already queued: that run will see it */
 }
 
-/* Run the deferred worker: deferred.c queued devices to retry. */
+/* Run the deferred worker: deferred.c said devices are due for a retry. */
 void dmc_deferred_kick(void)
 {
 	dmc_probe_queue(&dmc_deferred_work);
@@ -110,7 +110,8 @@ static void dmc_driver_bound(struct dmc_device *dev)
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
 	/* Waiters on this device, and everyone who named nothing. */
-	dmc_deferred_trigger(dev->kobj.name, true);
+	if (dmc_deferred_trigger(dev->kobj.name, true))
+		dmc_deferred_kick();
 }
 
 /* May @drv probe @dev now? 0, or why not. */
@@ -194,7 +195,8 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 defer:
 	pr_debug("dmcore: '%s' deferred (%s)\n", dev->kobj.name,
 		 dev->p->waits_for ?: "unnamed");
-	dmc_deferred_probe_add(dev, trigger, drv);
+	if (dmc_deferred_probe_add(dev, trigger, drv))
+		dmc_deferred_kick();
 	return -EPROBE_DEFER;
 }
 
@@ -241,7 +243,8 @@ static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
 	if (ret == -EPROBE_DEFER) {
 		if (flags & DMC_TRY_PARK_DEFER) {
 			dmc_clear_waits_for(dev);
-			dmc_deferred_probe_add(dev, trigger, NULL);
+			if (dmc_deferred_probe_add(dev, trigger, NULL))
+				dmc_deferred_kick();
 		}
 	} else if (ret <= 0) {
 		if (ret)
@@ -477,23 +480,68 @@ int dmc_driver_attach(struct dmc_driver *drv)
 	return dmc_bus_walk_devices(drv->bus, drv->p, dmc_driver_attach_one);
 }
 
-/* ---- unbinding ---------------------------------------------------------------- */
+/*
+ * The device was added and "add" sent: from now on it may be probed (by
+ * a driver registering, the deferred worker, an asynchronous attach, the
+ * bind and drivers_probe files), never before, so "bind" never comes
+ * before "add" and a device whose add failed is never bound. Then offer
+ * it to the drivers, unless autoprobe is off.
+ */
+void dmc_bus_probe_device(struct dmc_device *dev)
+{
+	struct dmc_subsys_private *priv;
+
+	dmc_device_lock(dev);
+	if (!dev->p->dead)
+		dev->p->ready_to_probe = true;
+	dmc_device_unlock(dev);
+	priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	if (priv && READ_ONCE(priv->drivers_autoprobe))
+		dmc_device_initial_probe(dev);
+}
+
+static int dmc_bus_rescan_one(struct dmc_device *dev, void *data)
+{
+	if (!dmc_device_is_bound(dev))
+		dmc_device_attach(dev);
+	return 0;
+}
 
 /**
- * dmc_device_is_bound() - has the device a driver?
- * @dev: the device
+ * dmc_bus_rescan_devices() - offer every unbound device to the drivers
+ * @bus: the bus
  *
- * Return: true while a driver is bound.
+ * Context: may sleep; runs match and probe callbacks.
+ * Return: 0, or -EINVAL for an unregistered bus.
  */
-bool dmc_device_is_bound(struct dmc_device *dev)
+int dmc_bus_rescan_devices(struct dmc_bus_type *bus)
 {
-	return dev && READ_ONCE(dev->driver);
+	return dmc_bus_walk_devices(bus, NULL, dmc_bus_rescan_one);
 }
-EXPORT_SYMBOL_GPL(dmc_device_is_bound);
+EXPORT_SYMBOL_GPL(dmc_bus_rescan_devices);
+
+/* ---- unbinding ---------------------------------------------------------------- */
 
 bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	return READ_ONCE(dev->driver) == drv;
+}
+
+/*
+ * Unbind every bound consumer of @dev (before @dev itself unbinds),
+ * deepest first: each round unbinds one device with no bound consumer
+ * left, so dmc_device_release_driver() does not come back here with more
+ * work, however long the chain of consumers is.
+ */
+static void dmc_device_links_unbind_consumers(struct dmc_device *dev)
+{
+	struct dmc_device *leaf;
+
+	while ((leaf = dmc_links_bound_leaf(dev))) {
+		dmc_device_release_driver(leaf);
+		dmc_device_put(leaf);
+		cond_resched();	/* a chain of thousands is one call */
+	}
 }
 
 /* Caller holds the device lock and has unbound the consumers. */

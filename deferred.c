@@ -3,7 +3,8 @@
  * Deferred probe: the devices whose probe said "not yet", and what each
  * waits for. The bookkeeping half of Linux's deferred probing in
  * drivers/base/dd.c (driver_deferred_probe_add(), _del(), _trigger());
- * the worker that retries the devices is in dd.c here too.
+ * the worker that retries the devices is in dd.c, which queues it when
+ * a function here returns true. This file calls nothing in dd.c.
  *
  * Linux parks every device whose probe returned -EPROBE_DEFER on one list
  * and retries the whole list after any driver binds. A dmcore probe may
@@ -86,9 +87,10 @@ static void dmc_deferred_set_waits_for(struct dmc_device_private *p, char *name)
 /*
  * Park @dev after a deferral by @drv's probe (NULL: by the bus's match).
  * @trigger is the trigger count seen before the probe: if anything bound
- * since, retry at once.
+ * since, retry at once. Return: true when the device is due for a retry
+ * now: the caller queues the deferred worker (dmc_deferred_kick()).
  */
-void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
+bool dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 			    struct dmc_driver *drv)
 {
 	struct dmc_device_private *p = dev->p;
@@ -109,8 +111,7 @@ void dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
 	}
 	mutex_unlock(&dmc_deferred_mutex);
-	if (kick)
-		dmc_deferred_kick();
+	return kick;
 }
 
 /* Forget a deferral: the device bound or is going away. */
@@ -128,8 +129,10 @@ void dmc_deferred_probe_del(struct dmc_device *dev)
 /*
  * Something appeared: retry the waiters on @name (a device that bound or
  * a driver that registered) and, if @all_unnamed, the unnamed waiters.
+ * Return: true when a device is due for a retry: the caller queues the
+ * deferred worker (dmc_deferred_kick()).
  */
-void dmc_deferred_trigger(const char *name, bool all_unnamed)
+bool dmc_deferred_trigger(const char *name, bool all_unnamed)
 {
 	struct dmc_device_private *p;
 	struct dmc_klist_node *n;
@@ -146,8 +149,7 @@ void dmc_deferred_trigger(const char *name, bool all_unnamed)
 		list_splice_tail_init(&dmc_deferred_unnamed, &dmc_deferred_active);
 	kick = !list_empty(&dmc_deferred_active);
 	mutex_unlock(&dmc_deferred_mutex);
-	if (kick)
-		dmc_deferred_kick();
+	return kick;
 }
 
 /*

@@ -1,50 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drivers: registration and unregistration, the driver's lifetime (active
- * references), its bind, unbind and uevent files, lookups and walks. The
- * counterpart of Linux's driver registration in drivers/base/, with the
- * driver half of its bus code (bind_store(), unbind_store()).
- * Binding itself is in dd.c, deferred probe in deferred.c.
+ * Drivers: registration and unregistration, the driver's directory
+ * bus/<bus>/drivers/<name> with its bind, unbind and uevent files,
+ * lookups. The counterpart of Linux's driver registration in
+ * drivers/base/, with the driver half of its bus code
+ * (bus_add_driver(), bind_store(), unbind_store()). A driver's active
+ * uses are counted in bus.c, binding itself is in dd.c, deferred probe in
+ * deferred.c; this file stands on all three.
  */
 
 #include <linux/export.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/wait_bit.h>
 
 #include "base.h"
-
-/* ---- the driver's lifetime ------------------------------------------------------ */
-
-/**
- * dmc_driver_active_get() - begin a use of a registered driver
- * @dp: the driver's private part; the caller holds a reference on it
- *
- * The core's side of a driver's lifetime, like kernfs's active
- * references: while one is held, dmc_driver_unregister() of the driver
- * does not return, so the owner's structure, its callbacks and its
- * module stay. Not a sleeping lock: it never waits; the unregistration
- * clears @dp->driver first, then waits for the count to drain.
- *
- * Return: the driver, to be ended with dmc_driver_active_put(), or NULL
- * (nothing to end) once its unregistration began.
- */
-struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp)
-{
-	struct dmc_driver *drv;
-
-	atomic_inc(&dp->active);
-	smp_mb__after_atomic();	/* count before the check; pairs with dmc_driver_remove() */
-	drv = READ_ONCE(dp->driver);
-	if (!drv)
-		dmc_driver_active_put(dp);
-	return drv;
-}
-
-/* End a use begun by dmc_driver_active_get(). */
-void dmc_driver_active_put(struct dmc_driver_private *dp)
-{
-	if (atomic_dec_and_test(&dp->active))
-		wake_up_var(&dp->active);
-}
 
 /* ---- the driver's files: bind, unbind, uevent ---------------------------------- */
 
@@ -144,15 +114,216 @@ static const struct dmc_attribute_group dmc_driver_uevent_group = {
 };
 
 /* For drivers with suppress_bind_attrs: "uevent" only. */
-const struct dmc_attribute_group *dmc_driver_uevent_groups[] = {
+static const struct dmc_attribute_group *dmc_driver_uevent_groups[] = {
 	&dmc_driver_uevent_group,
 	NULL,
 };
 
-const struct dmc_attribute_group *dmc_driver_core_groups[] = {
+static const struct dmc_attribute_group *dmc_driver_core_groups[] = {
 	&dmc_driver_core_group,
 	NULL,
 };
+
+/* ---- the driver's directory: bus/<bus>/drivers/<name> --------------------- */
+
+/* Guards drv->p against dmc_driver_private_get() (see there). */
+static DEFINE_SPINLOCK(dmc_driver_p_lock);
+
+static void dmc_driver_private_release(struct dmc_kobject *kobj)
+{
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
+
+	dmc_klist_destroy(&dp->klist_devices);
+	if (dp->bus)
+		dmc_kobject_put(&dp->bus->subsys.kobj);
+	kfree(dp);
+}
+
+static struct dmc_driver *dmc_kobj_to_driver(struct dmc_kobject *kobj)
+{
+	return READ_ONCE(container_of(kobj, struct dmc_driver_private, kobj)->driver);
+}
+
+/*
+ * A driver attribute's show and store (the core's bind, unbind and
+ * uevent, the bus's and the driver's own) run under an active use of the
+ * driver, so dmc_driver_unregister() waits for them. @attr may be the
+ * owner's: it is read only after the use began.
+ */
+static ssize_t dmc_drv_attr_show(struct dmc_kobject *kobj,
+				 struct dmc_attribute *attr, char *buf)
+{
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
+	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
+						       attr);
+	struct dmc_driver *drv = dmc_driver_active_get(dp);
+	ssize_t ret;
+
+	if (!drv)
+		return -ENODEV;
+	ret = da->show ? da->show(drv, buf) : -EIO;
+	dmc_driver_active_put(dp);
+	return ret;
+}
+
+static ssize_t dmc_drv_attr_store(struct dmc_kobject *kobj,
+				  struct dmc_attribute *attr, const char *buf,
+				  size_t count)
+{
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
+	struct dmc_driver_attribute *da = container_of(attr, struct dmc_driver_attribute,
+						       attr);
+	struct dmc_driver *drv = dmc_driver_active_get(dp);
+	ssize_t ret;
+
+	if (!drv)
+		return -ENODEV;
+	ret = da->store ? da->store(drv, buf, count) : -EIO;
+	dmc_driver_active_put(dp);
+	return ret;
+}
+
+static const struct dmc_sysfs_ops dmc_drv_sysfs_ops = {
+	.show = dmc_drv_attr_show,
+	.store = dmc_drv_attr_store,
+};
+
+/*
+ * A driver's groups: the core's (bind, unbind, uevent; only uevent with
+ * suppress_bind_attrs), its bus's, its own.
+ */
+static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
+				  int (*fn)(struct dmc_kobject *kobj,
+					    const struct dmc_attribute_group *grp,
+					    void *data))
+{
+	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+	int ret;
+
+	ret = dmc_walk_group_list(kobj, drv && drv->suppress_bind_attrs ?
+				  dmc_driver_uevent_groups : dmc_driver_core_groups,
+				  data, fn);
+	if (!ret && drv && drv->bus)
+		ret = dmc_walk_group_list(kobj, drv->bus->drv_groups, data, fn);
+	if (!ret && drv)
+		ret = dmc_walk_group_list(kobj, drv->groups, data, fn);
+	return ret;
+}
+
+static const struct dmc_kobj_type dmc_driver_ktype = {
+	.name = "driver",
+	.indexed_elsewhere = true,
+	.release = dmc_driver_private_release,
+	.sysfs_ops = &dmc_drv_sysfs_ops,
+	.walk_groups = dmc_driver_walk_groups,
+};
+
+static bool dmc_drv_dev_get(struct dmc_klist_node *n)
+{
+	return dmc_kobject_get_unless_zero(&container_of(n, struct dmc_device_private,
+							 knode_driver)->device->kobj);
+}
+
+static void dmc_drv_dev_put(struct dmc_klist_node *n)
+{
+	dmc_device_put(container_of(n, struct dmc_device_private,
+				    knode_driver)->device);
+}
+
+/*
+ * Make the driver's bus/<bus>/drivers/<name> and put it on the bus;
+ * called by dmc_driver_register() after its checks.
+ */
+static int dmc_bus_add_driver(struct dmc_driver *drv)
+{
+	struct dmc_subsys_private *priv = READ_ONCE(drv->bus->p);
+	struct dmc_driver_private *dp;
+	int err;
+
+	if (!priv || !priv->bus)
+		return -EINVAL;
+	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+	if (!dp)
+		return -ENOMEM;
+	err = dmc_klist_init(&dp->klist_devices, dmc_drv_dev_get, dmc_drv_dev_put);
+	if (err) {
+		kfree(dp);
+		return err;
+	}
+	dp->driver = drv;
+	init_completion(&dp->removed);
+	dp->kobj.kset = priv->drivers_kset;
+	err = dmc_kobject_init(&dp->kobj, &dmc_driver_ktype);
+	if (err) {
+		dmc_klist_destroy(&dp->klist_devices);
+		kfree(dp);
+		return err;
+	}
+	dp->bus = priv;
+	dmc_kobject_get(&priv->subsys.kobj);
+	err = dmc_kobject_add(&dp->kobj, NULL, "%s", drv->name);
+	if (err)
+		goto err_put;
+	err = dmc_klist_add(&priv->klist_drivers, &dp->knode_bus, &dp->kobj.name,
+			    true);
+	if (err) {
+		pr_err_ratelimited("dmcore: bus '%s' has a driver '%s' already\n",
+				   drv->bus->name, drv->name);
+		err = -EBUSY;
+		goto err_del;
+	}
+	spin_lock(&dmc_driver_p_lock);
+	drv->p = dp;
+	spin_unlock(&dmc_driver_p_lock);
+	dmc_kobject_uevent(&dp->kobj, DMC_KOBJ_ADD);
+	if (READ_ONCE(priv->drivers_autoprobe))
+		dmc_driver_attach(drv);
+	return 0;
+
+err_del:
+	dmc_kobject_del(&dp->kobj);
+err_put:
+	dmc_kobject_put(&dp->kobj);
+	return err;
+}
+
+/**
+ * dmc_driver_private_get() - the private part of a registered driver
+ * @drv: the driver, which its caller keeps alive
+ *
+ * Return: @drv->p with a reference on its kobject, or NULL once the
+ * driver is unregistered. Read under dmc_driver_p_lock, as
+ * dmc_bus_remove_driver() clears it, so an overlapping unregistration
+ * never drops the last reference between the read and the get.
+ */
+static struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv)
+{
+	struct dmc_driver_private *dp;
+
+	spin_lock(&dmc_driver_p_lock);
+	dp = drv->p;
+	if (dp)
+		dmc_kobject_get(&dp->kobj);
+	spin_unlock(&dmc_driver_p_lock);
+	return dp;
+}
+
+/*
+ * The last step of dmc_driver_remove(), once the driver was taken off its
+ * bus's list, its uses drained and its devices unbound: forget the
+ * driver and remove its directory. The caller drops the registration's
+ * reference after waking the waiters on @dp->removed.
+ */
+static void dmc_bus_remove_driver(struct dmc_driver *drv, struct dmc_driver_private *dp)
+{
+	spin_lock(&dmc_driver_p_lock);
+	drv->p = NULL;
+	spin_unlock(&dmc_driver_p_lock);
+	dmc_kobject_del(&dp->kobj);
+}
 
 /* ---- registration -------------------------------------------------------------- */
 
@@ -205,7 +376,8 @@ int dmc_driver_register(struct dmc_driver *drv)
 	err = dmc_bus_add_driver(drv);
 	if (err)
 		return err;
-	dmc_deferred_trigger(drv->name, false);
+	if (dmc_deferred_trigger(drv->name, false))
+		dmc_deferred_kick();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_driver_register);
@@ -295,48 +467,3 @@ struct dmc_kobject *dmc_driver_kobj(struct dmc_driver *drv)
 	return dp ? &dp->kobj : NULL;
 }
 EXPORT_SYMBOL_GPL(dmc_driver_kobj);
-
-/**
- * dmc_driver_walk_devices() - call @fn for each device bound to @drv
- * @drv: the driver
- * @data: passed to @fn
- * @fn: called with a referenced device; a nonzero return stops the walk
- *
- * Context: may sleep.
- * Return: the first nonzero value of @fn, 0, or -EINVAL.
- */
-int dmc_driver_walk_devices(struct dmc_driver *drv, void *data,
-			    int (*fn)(struct dmc_device *dev, void *data))
-{
-	struct dmc_driver_private *dp;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
-	int ret = 0;
-
-	if (!drv || !fn)
-		return -EINVAL;
-	dp = READ_ONCE(drv->p);
-	if (!dp)
-		return -EINVAL;
-	dmc_klist_iter_start(&dp->klist_devices, &it);
-	while (!ret && (n = dmc_klist_iter_next(&it)))
-		ret = fn(container_of(n, struct dmc_device_private,
-				      knode_driver)->device, data);
-	dmc_klist_iter_exit(&it);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(dmc_driver_walk_devices);
-
-/**
- * dmc_driver_device_count() - number of devices bound to a driver
- * @drv: the driver
- *
- * Return: the count, 0 for an unregistered driver.
- */
-unsigned int dmc_driver_device_count(struct dmc_driver *drv)
-{
-	struct dmc_driver_private *dp = drv ? READ_ONCE(drv->p) : NULL;
-
-	return dp ? dmc_klist_count(&dp->klist_devices) : 0;
-}
-EXPORT_SYMBOL_GPL(dmc_driver_device_count);

@@ -13,8 +13,10 @@
  * Here: the tree's locks and root list, the index, the names reserved in
  * a directory, an object entering and leaving the tree (index, kset,
  * siblings, tree listeners), paths, the index's half of rename and move,
- * and lookups. The life of the objects themselves, and the API around
- * these steps (checks, events), is kobject.c's: this file sends no event.
+ * lookups, and listeners joining and leaving (with the replay of the tree
+ * to a new one) and being told of links; listener.c keeps their list.
+ * The life of the objects themselves, and the API around these steps
+ * (checks, events), is kobject.c's: this file sends no event.
  */
 
 #include <linux/export.h>
@@ -500,4 +502,116 @@ int dmc_kobject_index_init(void)
 void dmc_kobject_index_exit(void)
 {
 	rhashtable_destroy(&dmc_sib_index);
+}
+
+/* ---- listeners: joining, the replay, links ------------------------------ */
+
+/* The next object after @kobj in a parents-first walk of the tree. */
+static struct dmc_kobject *dmc_tree_next(struct dmc_kobject *kobj)
+{
+	struct list_head *head;
+
+	if (!list_empty(&kobj->children))
+		return list_first_entry(&kobj->children, struct dmc_kobject, sibling);
+	for (; kobj; kobj = kobj->parent) {
+		head = kobj->parent ? &kobj->parent->children : &dmc_roots;
+		if (!list_is_last(&kobj->sibling, head))
+			return list_next_entry(kobj, sibling);
+	}
+	return NULL;
+}
+
+/*
+ * Tell a new listener of every object already in the tree, parents
+ * first, then of every link there is now (a link may point anywhere in
+ * the tree, so objects come first). Caller holds dmc_tree_mutex. A walk,
+ * not a recursion: the tree can be as deep as its users make it.
+ */
+static void dmc_tree_replay(struct dmc_listener *l)
+{
+	struct dmc_kobject *first, *kobj;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	first = list_first_entry_or_null(&dmc_roots, struct dmc_kobject, sibling);
+	if (l->kobj_added)
+		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
+			l->kobj_added(l, kobj);
+	if (l->link_added)
+		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
+			if (kobj->ktype && kobj->ktype->replay_links)
+				kobj->ktype->replay_links(kobj, l);
+}
+
+/**
+ * dmc_listener_register() - start telling @l of every change
+ * @l: the listener, with the callbacks it wants
+ *
+ * Before this returns, @l->kobj_added is called for every object already
+ * in the tree, parents first, then @l->link_added for every link there is
+ * (a link may be told twice: replayed, then announced by a change under
+ * way), so the listener starts from a complete picture; events sent
+ * before registration are not replayed (read them from the event log).
+ *
+ * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
+ * Return: 0, or -EINVAL for NULL.
+ */
+int dmc_listener_register(struct dmc_listener *l)
+{
+	if (!l)
+		return -EINVAL;
+	mutex_lock(&dmc_tree_mutex);
+	mutex_lock(&dmc_event_mutex);
+	dmc_listeners_add(l);
+	dmc_tree_replay(l);
+	mutex_unlock(&dmc_event_mutex);
+	mutex_unlock(&dmc_tree_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_listener_register);
+
+/**
+ * dmc_listener_unregister() - stop telling @l of changes
+ * @l: a registered listener
+ *
+ * When this returns no callback of @l is running or will run.
+ *
+ * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
+ */
+void dmc_listener_unregister(struct dmc_listener *l)
+{
+	if (!l)
+		return;
+	mutex_lock(&dmc_tree_mutex);
+	mutex_lock(&dmc_event_mutex);
+	dmc_listeners_del(l);
+	mutex_unlock(&dmc_event_mutex);
+	mutex_unlock(&dmc_tree_mutex);
+}
+EXPORT_SYMBOL_GPL(dmc_listener_unregister);
+
+/**
+ * dmc_sysfs_link() - tell listeners that @kobj has a link to @target
+ * @kobj: where the link lives
+ * @name: the link's name
+ * @target: what it points to
+ *
+ * The core keeps no list of links: they follow from the model (a bound
+ * device's "driver", a device's "subsystem"...), and the core calls this
+ * wherever one appears. Takes dmc_tree_mutex, so links and objects reach
+ * listeners in one order.
+ */
+void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
+		    struct dmc_kobject *target)
+{
+	mutex_lock(&dmc_tree_mutex);
+	dmc_listeners_link_added(kobj, name, target);
+	mutex_unlock(&dmc_tree_mutex);
+}
+
+/* The counterpart of dmc_sysfs_link(). */
+void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name)
+{
+	mutex_lock(&dmc_tree_mutex);
+	dmc_listeners_link_removed(kobj, name);
+	mutex_unlock(&dmc_tree_mutex);
 }

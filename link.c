@@ -29,9 +29,6 @@
 
 #include "base.h"
 
-/* Every device's link lists; see base.h. */
-DEFINE_MUTEX(dmc_links_mutex);
-
 /* Generation of the marks of the graph searches; dmc_links_mutex. */
 static unsigned int dmc_links_gen;
 
@@ -83,6 +80,106 @@ void dmc_devvec_put_all(struct dmc_devvec *vec)
 	while (vec->n)
 		dmc_device_put(vec->v[--vec->n]);
 	dmc_devvec_free(vec);
+}
+
+/* A device on the reorder stack whose successors were pushed already. */
+#define DMC_DPM_EXPANDED	1UL
+
+static struct dmc_device *dmc_dpm_tag(struct dmc_device *dev)
+{
+	return (struct dmc_device *)((unsigned long)dev | DMC_DPM_EXPANDED);
+}
+
+struct dmc_dpm_reorder {
+	struct dmc_devvec *stack;
+	struct dmc_devvec *held;
+	unsigned int gen;
+};
+
+/* Push an unseen child, with a reference (children are not pinned). */
+static int dmc_dpm_push_child(struct dmc_device *child, void *data)
+{
+	struct dmc_dpm_reorder *r = data;
+	int err;
+
+	if (child->p->link_gen == r->gen)
+		return 0;
+	err = dmc_devvec_push(r->held, child);
+	if (err)
+		return err;
+	dmc_device_get(child);
+	return dmc_devvec_push(r->stack, child);
+}
+
+/*
+ * After a new link: put the consumer, and everything that depends on it
+ * (its children and consumers, transitively), after the supplier, in an
+ * order where each device still comes after its parent and suppliers.
+ *
+ * A depth-first search from @dev over children and consumer links, with
+ * an explicit stack and a mark per device (p->link_gen), lists the
+ * devices in post-order; moving them to the tail of the power order in
+ * the reverse of that order (a topological order of the graph, which
+ * has no cycle) keeps every dependency, and costs one visit per device
+ * and per edge whatever the shape: no recursion, nothing exponential on
+ * diamonds. Devices not reached keep their place; none of them depends
+ * on a device reached.
+ *
+ * Caller holds dmc_links_mutex. References taken on children go to
+ * @held, for dmc_devvec_put_all() once the caller dropped that mutex.
+ * Return: 0, or -ENOMEM with the order unchanged.
+ */
+static int dmc_device_reorder_to_tail(struct dmc_device *dev,
+				      struct dmc_devvec *held)
+{
+	struct dmc_devvec stack = {}, post = {};
+	struct dmc_dpm_reorder r = { .stack = &stack, .held = held };
+	struct dmc_device_link *link;
+	struct dmc_device *d;
+	unsigned long e;
+	size_t i;
+	int err;
+
+	lockdep_assert_held(&dmc_links_mutex);
+	r.gen = dmc_links_new_gen();
+	/* Under dmc_dpm_mutex a child added meanwhile joins after us. */
+	mutex_lock(&dmc_dpm_mutex);
+	err = dmc_devvec_push(&stack, dev);
+	while (!err && stack.n) {
+		e = (unsigned long)stack.v[--stack.n];
+		d = (struct dmc_device *)(e & ~DMC_DPM_EXPANDED);
+		if (e & DMC_DPM_EXPANDED) {
+			err = dmc_devvec_push(&post, d);
+			continue;
+		}
+		if (d->p->link_gen == r.gen)
+			continue;	/* reached twice before it was expanded */
+		d->p->link_gen = r.gen;
+		err = dmc_devvec_push(&stack, dmc_dpm_tag(d));
+		/*
+		 * Successors are popped last pushed first; the reverse of the
+		 * post-order then lists children, then consumers, as pushed.
+		 */
+		if (!err)
+			err = dmc_device_walk_children(d, &r, dmc_dpm_push_child);
+		if (err)
+			break;
+		list_for_each_entry(link, &d->p->consumers, s_node) {
+			if (link->consumer->p->link_gen == r.gen)
+				continue;
+			err = dmc_devvec_push(&stack, link->consumer);
+			if (err)
+				break;
+		}
+	}
+	if (!err) {
+		for (i = post.n; i--; )
+			dmc_dpm_move_last(post.v[i]);
+	}
+	mutex_unlock(&dmc_dpm_mutex);
+	dmc_devvec_free(&stack);
+	dmc_devvec_free(&post);
+	return err;
 }
 
 /*
@@ -213,7 +310,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	/* The new link is not on the way down from the consumer. */
 	if (!err)
-		err = dmc_dpm_reorder_to_tail(consumer, &held);
+		err = dmc_device_reorder_to_tail(consumer, &held);
 	if (err) {
 		mutex_unlock(&dmc_links_mutex);
 		dmc_devvec_put_all(&held);
@@ -354,7 +451,7 @@ bool dmc_device_links_consumers_bound(struct dmc_device *dev)
  * @dev has no bound consumer. The path is followed in a loop, marking
  * the devices seen, so its length costs no stack.
  */
-static struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
+struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
 {
 	struct dmc_device *cur = dev, *next;
 	struct dmc_device_link *link;
@@ -380,23 +477,6 @@ static struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
 	cur = cur == dev ? NULL : dmc_device_get(cur);
 	mutex_unlock(&dmc_links_mutex);
 	return cur;
-}
-
-/*
- * Unbind every bound consumer of @dev (before @dev itself unbinds),
- * deepest first: each round unbinds one device with no bound consumer
- * left, so dmc_device_release_driver() does not come back here with more
- * work, however long the chain of consumers is.
- */
-void dmc_device_links_unbind_consumers(struct dmc_device *dev)
-{
-	struct dmc_device *leaf;
-
-	while ((leaf = dmc_links_bound_leaf(dev))) {
-		dmc_device_release_driver(leaf);
-		dmc_device_put(leaf);
-		cond_resched();	/* a chain of thousands is one call */
-	}
 }
 
 /* Delete every link of a device being deleted. */

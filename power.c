@@ -99,106 +99,16 @@ void dmc_dpm_remove(struct dmc_device *dev)
 	mutex_unlock(&dmc_dpm_mutex);
 }
 
-/* A device on the reorder stack whose successors were pushed already. */
-#define DMC_DPM_EXPANDED	1UL
-
-static struct dmc_device *dmc_dpm_tag(struct dmc_device *dev)
-{
-	return (struct dmc_device *)((unsigned long)dev | DMC_DPM_EXPANDED);
-}
-
-struct dmc_dpm_reorder {
-	struct dmc_devvec *stack;
-	struct dmc_devvec *held;
-	unsigned int gen;
-};
-
-/* Push an unseen child, with a reference (children are not pinned). */
-static int dmc_dpm_push_child(struct dmc_device *child, void *data)
-{
-	struct dmc_dpm_reorder *r = data;
-	int err;
-
-	if (child->p->link_gen == r->gen)
-		return 0;
-	err = dmc_devvec_push(r->held, child);
-	if (err)
-		return err;
-	dmc_device_get(child);
-	return dmc_devvec_push(r->stack, child);
-}
-
 /*
- * After a new link: put the consumer, and everything that depends on it
- * (its children and consumers, transitively), after the supplier, in an
- * order where each device still comes after its parent and suppliers.
- *
- * A depth-first search from @dev over children and consumer links, with
- * an explicit stack and a mark per device (p->link_gen), lists the
- * devices in post-order; moving them to the tail of the power order in
- * the reverse of that order (a topological order of the graph, which
- * has no cycle) keeps every dependency, and costs one visit per device
- * and per edge whatever the shape: no recursion, nothing exponential on
- * diamonds. Devices not reached keep their place; none of them depends
- * on a device reached.
- *
- * Caller holds dmc_links_mutex. References taken on children go to
- * @held, for dmc_devvec_put_all() once the caller dropped that mutex.
- * Return: 0, or -ENOMEM with the order unchanged.
+ * Move @dev to the tail of the power order (link.c's reorder after a new
+ * link). Caller holds dmc_dpm_mutex; a device not (or no longer) in the
+ * order stays out of it.
  */
-int dmc_dpm_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held)
+void dmc_dpm_move_last(struct dmc_device *dev)
 {
-	struct dmc_devvec stack = {}, post = {};
-	struct dmc_dpm_reorder r = { .stack = &stack, .held = held };
-	struct dmc_device_link *link;
-	struct dmc_device *d;
-	unsigned long e;
-	size_t i;
-	int err;
-
-	lockdep_assert_held(&dmc_links_mutex);
-	r.gen = dmc_links_new_gen();
-	/* Under dmc_dpm_mutex a child added meanwhile joins after us. */
-	mutex_lock(&dmc_dpm_mutex);
-	err = dmc_devvec_push(&stack, dev);
-	while (!err && stack.n) {
-		e = (unsigned long)stack.v[--stack.n];
-		d = (struct dmc_device *)(e & ~DMC_DPM_EXPANDED);
-		if (e & DMC_DPM_EXPANDED) {
-			err = dmc_devvec_push(&post, d);
-			continue;
-		}
-		if (d->p->link_gen == r.gen)
-			continue;	/* reached twice before it was expanded */
-		d->p->link_gen = r.gen;
-		err = dmc_devvec_push(&stack, dmc_dpm_tag(d));
-		/*
-		 * Successors are popped last pushed first; the reverse of the
-		 * post-order then lists children, then consumers, as pushed.
-		 */
-		if (!err)
-			err = dmc_device_walk_children(d, &r, dmc_dpm_push_child);
-		if (err)
-			break;
-		list_for_each_entry(link, &d->p->consumers, s_node) {
-			if (link->consumer->p->link_gen == r.gen)
-				continue;
-			err = dmc_devvec_push(&stack, link->consumer);
-			if (err)
-				break;
-		}
-	}
-	if (!err) {
-		for (i = post.n; i--; ) {
-			d = post.v[i];
-			if (!list_empty(&d->p->dpm_entry))
-				list_move_tail(&d->p->dpm_entry, dmc_dpm_tail());
-		}
-	}
-	mutex_unlock(&dmc_dpm_mutex);
-	dmc_devvec_free(&stack);
-	dmc_devvec_free(&post);
-	return err;
+	lockdep_assert_held(&dmc_dpm_mutex);
+	if (!list_empty(&dev->p->dpm_entry))
+		list_move_tail(&dev->p->dpm_entry, dmc_dpm_tail());
 }
 
 static int dmc_suspend_one(struct dmc_device *dev)
