@@ -91,7 +91,11 @@
  *                               class members, children, named waiters).
  *   dmc_name_lock    (rwlock, kobject_tree.c) kobj->name and kobj->parent of objects in
  *                               the tree, so a path can be built while a
- *                               rename or move runs elsewhere.
+ *                               rename or move runs elsewhere; the
+ *                               clearing of DMC_KOBJ_IN_TREE, so an event
+ *                               that saw its object in the tree under it
+ *                               may use the object's subsystem kset
+ *                               without a reference (event.c).
  *   dmc_live_lock, dmc_release_lock (spinlocks, kobject_debug.c) leaves:
  *                               the live kobjects (leak report), the
  *                               releases waiting for release_delay_ms.
@@ -130,6 +134,7 @@
 #include <linux/printk.h>
 #include <linux/bug.h>
 #include <linux/ratelimit.h>
+#include <linux/wait_bit.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
@@ -175,11 +180,11 @@ int dmc_kobject_index_init(void);
 void dmc_kobject_index_exit(void);
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
 int __dmc_kobject_add(struct dmc_kobject *kobj);
-void __dmc_kobject_del(struct dmc_kobject *kobj);
+struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj);
 int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name);
-int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent);
-int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
-			  const char **old_name);
+int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
+		       struct dmc_kobject **old_parent);
+struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
 
 /* kobject_debug.c */
 int dmc_kobject_release_init(void);
@@ -210,13 +215,7 @@ struct dmc_klist_node *dmc_klist_iter_next(struct dmc_klist_iter *it);
 void dmc_klist_iter_exit(struct dmc_klist_iter *it);
 
 /* kset.c */
-int dmc_kset_join(struct dmc_kobject *kobj);
-void dmc_kset_leave(struct dmc_kobject *kobj);
-int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
-			   const char **old_name);
-void dmc_kset_cleanup(struct dmc_kset *kset);
 extern const struct dmc_kobj_type dmc_kset_ktype;
-struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
 
 /* listener.c */
 void dmc_listeners_kobj_added(struct dmc_kobject *kobj);
@@ -403,8 +402,41 @@ void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step
 int dmc_bus_add_device(struct dmc_device *dev);
 void dmc_bus_remove_device(struct dmc_device *dev);
 void dmc_bus_notify(struct dmc_device *dev, enum dmc_bus_notify action);
-struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp);
-void dmc_driver_active_put(struct dmc_driver_private *dp);
+
+/* End a use begun by dmc_driver_active_get(). */
+static inline void dmc_driver_active_put(struct dmc_driver_private *dp)
+{
+	if (atomic_dec_and_test(&dp->active))
+		wake_up_var(&dp->active);
+}
+
+/**
+ * dmc_driver_active_get() - begin a use of a registered driver
+ * @dp: the driver's private part; the caller holds a reference on it
+ *
+ * The core's side of a driver's lifetime, like kernfs's active
+ * references: while one is held, dmc_driver_unregister() of the driver
+ * does not return, so the owner's structure, its callbacks and its
+ * module stay. Not a sleeping lock: it never waits; the unregistration
+ * clears @dp->driver first, then waits for the count to drain.
+ *
+ * Inline, as every match of a device against a bus's drivers takes one.
+ *
+ * Return: the driver, to be ended with dmc_driver_active_put(), or NULL
+ * (nothing to end) once its unregistration began.
+ */
+static inline struct dmc_driver *
+dmc_driver_active_get(struct dmc_driver_private *dp)
+{
+	struct dmc_driver *drv;
+
+	atomic_inc(&dp->active);
+	smp_mb__after_atomic();	/* count before the check; pairs with dmc_driver_remove() */
+	drv = READ_ONCE(dp->driver);
+	if (!drv)
+		dmc_driver_active_put(dp);
+	return drv;
+}
 
 /* class.c: what is in a class */
 int dmc_class_add_device(struct dmc_device *dev);
@@ -430,7 +462,18 @@ void dmc_probe_exit(void);
 /* deferred.c: who waits for what */
 int dmc_deferred_init(void);
 void dmc_deferred_exit(void);
-int dmc_deferred_triggers(void);
+extern atomic_t dmc_deferred_trigger_count;	/* deferred.c */
+
+/*
+ * The trigger count, read before a match or probe that may defer, and
+ * given to dmc_deferred_probe_add(): if anything bound since, the device
+ * is retried at once. Inline: read on every probe.
+ */
+static inline int dmc_deferred_triggers(void)
+{
+	return atomic_read(&dmc_deferred_trigger_count);
+}
+
 bool __must_check dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 					 struct dmc_driver *drv);
 void dmc_deferred_probe_del(struct dmc_device *dev);

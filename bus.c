@@ -7,9 +7,9 @@
  *
  * A bus's devices and drivers are kept in indexed klists of its
  * struct dmc_subsys_private, so finding either by name takes O(1)
- * expected time where Linux walks a list. A driver's use by the core is
- * bracketed by dmc_driver_active_get() and _put(), here because the
- * walk over a bus's drivers takes them.
+ * expected time where Linux walks a list. The walk over a bus's drivers
+ * brackets each use of a driver with dmc_driver_active_get() and _put(),
+ * inlines in base.h.
  *
  * Registering and unregistering a bus (bus/<name>/, its files) is in
  * subsys.c, a driver's directory in driver.c, binding in dd.c: this file
@@ -291,38 +291,6 @@ bool dmc_bus_get_autoprobe(struct dmc_bus_type *bus)
 EXPORT_SYMBOL_GPL(dmc_bus_get_autoprobe);
 
 /* ---- a driver: its devices, and its uses by the core ------------------------ */
-
-/**
- * dmc_driver_active_get() - begin a use of a registered driver
- * @dp: the driver's private part; the caller holds a reference on it
- *
- * The core's side of a driver's lifetime, like kernfs's active
- * references: while one is held, dmc_driver_unregister() of the driver
- * does not return, so the owner's structure, its callbacks and its
- * module stay. Not a sleeping lock: it never waits; the unregistration
- * clears @dp->driver first, then waits for the count to drain.
- *
- * Return: the driver, to be ended with dmc_driver_active_put(), or NULL
- * (nothing to end) once its unregistration began.
- */
-struct dmc_driver *dmc_driver_active_get(struct dmc_driver_private *dp)
-{
-	struct dmc_driver *drv;
-
-	atomic_inc(&dp->active);
-	smp_mb__after_atomic();	/* count before the check; pairs with dmc_driver_remove() */
-	drv = READ_ONCE(dp->driver);
-	if (!drv)
-		dmc_driver_active_put(dp);
-	return drv;
-}
-
-/* End a use begun by dmc_driver_active_get(). */
-void dmc_driver_active_put(struct dmc_driver_private *dp)
-{
-	if (atomic_dec_and_test(&dp->active))
-		wake_up_var(&dp->active);
-}
 
 /**
  * dmc_driver_walk_devices() - call @fn for each device bound to @drv

@@ -28,7 +28,7 @@ static DEFINE_MUTEX(dmc_deferred_mutex);
 static LIST_HEAD(dmc_deferred_unnamed);	/* parked, waiting for any bind */
 static LIST_HEAD(dmc_deferred_active);	/* to be retried */
 static struct dmc_klist dmc_deferred_named; /* parked by what they wait for */
-static atomic_t dmc_deferred_trigger_count = ATOMIC_INIT(0);
+atomic_t dmc_deferred_trigger_count = ATOMIC_INIT(0);
 
 static bool dmc_deferred_get(struct dmc_klist_node *n)
 {
@@ -37,16 +37,6 @@ static bool dmc_deferred_get(struct dmc_klist_node *n)
 
 static void dmc_deferred_put(struct dmc_klist_node *n)
 {
-}
-
-/*
- * The trigger count, read before a match or probe that may defer, and
- * given to dmc_deferred_probe_add(): if anything bound since, the device
- * is retried at once.
- */
-int dmc_deferred_triggers(void)
-{
-	return atomic_read(&dmc_deferred_trigger_count);
 }
 
 /* Is @p parked or queued? Caller holds dmc_deferred_mutex. */

@@ -355,27 +355,62 @@ static int dmc_uevent_check(struct dmc_kobject *kobj,
 	return 0;
 }
 
-/* The kset giving @kobj its subsystem, referenced; NULL is logged. */
-static struct dmc_kset *dmc_uevent_find_kset(struct dmc_kobject *kobj,
-					     enum dmc_kobject_action action)
-{
-	struct dmc_kset *kset;
+/*
+ * What an event needs of the kset that gives its object a subsystem: the
+ * uevent ops and the name, copied while the kset is known to be alive.
+ * Like Linux's kobject_uevent_env(), an event holds no reference on the
+ * kset: the sender's reference on the object and the object's place in
+ * the tree keep the kset's owner, and so its ops, alive.
+ */
+struct dmc_uevent_kset {
+	const struct dmc_kset_uevent_ops *ops;
+	char name[DMC_NAME_MAX + 1];
+};
 
-	kset = dmc_kobject_subsystem_kset(kobj);
-	if (!kset)
+/*
+ * Find the kset giving @kobj its subsystem and copy what the event needs
+ * of it into @ks, under dmc_name_lock (dmc_kobject_subsystem_kset()).
+ * Return: 0, -ENOENT (@kobj left the tree meanwhile) or -EINVAL (no kset
+ * above it), logged.
+ */
+static int dmc_uevent_find_kset(struct dmc_kobject *kobj,
+				enum dmc_kobject_action action,
+				struct dmc_uevent_kset *ks)
+{
+	const struct dmc_kset *kset = NULL;
+	bool in_tree;
+
+	read_lock(&dmc_name_lock);
+	in_tree = dmc_kobject_in_tree(kobj);
+	if (in_tree)
+		kset = dmc_kobject_subsystem_kset(kobj);
+	if (kset) {
+		ks->ops = kset->uevent_ops;
+		strscpy(ks->name, kset->kobj.name, sizeof(ks->name));
+	}
+	read_unlock(&dmc_name_lock);
+	if (!in_tree) {
+		pr_err_ratelimited("dmcore: event '%s' for '%s', which is not in the tree\n",
+				   dmc_action_names[action], kobj->name);
+		return -ENOENT;
+	}
+	if (!kset) {
 		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
 				    dmc_action_names[action], kobj->name);
-	return kset;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
  * The kset's filter, then its name for @kobj's SUBSYSTEM (NULL:
  * the kset's own name). Return: false when the filter drops the event.
  */
-static bool dmc_uevent_filter(struct dmc_kobject *kobj, struct dmc_kset *kset,
+static bool dmc_uevent_filter(struct dmc_kobject *kobj,
+			      const struct dmc_uevent_kset *ks,
 			      const char **subsystem)
 {
-	const struct dmc_kset_uevent_ops *ops = kset->uevent_ops;
+	const struct dmc_kset_uevent_ops *ops = ks->ops;
 
 	if (ops && ops->filter && !ops->filter(kobj))
 		return false;
@@ -386,7 +421,8 @@ static bool dmc_uevent_filter(struct dmc_kobject *kobj, struct dmc_kset *kset,
 /* ACTION, DEVPATH and SUBSYSTEM, the first three variables. */
 static int dmc_uevent_add_base(struct dmc_uevent_env *env,
 			       enum dmc_kobject_action action,
-			       const char *devpath, struct dmc_kset *kset,
+			       const char *devpath,
+			       const struct dmc_uevent_kset *ks,
 			       const char *subsystem)
 {
 	int err;
@@ -394,13 +430,9 @@ static int dmc_uevent_add_base(struct dmc_uevent_env *env,
 	err = dmc_add_uevent_var(env, "ACTION=%s", dmc_action_names[action]);
 	if (!err)
 		err = dmc_add_uevent_var(env, "DEVPATH=%s", devpath);
-	if (!err && subsystem) {
-		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", subsystem);
-	} else if (!err) {
-		read_lock(&dmc_name_lock);
-		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s", kset->kobj.name);
-		read_unlock(&dmc_name_lock);
-	}
+	if (!err)
+		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s",
+					 subsystem ?: ks->name);
 	return err;
 }
 
@@ -426,9 +458,10 @@ static int dmc_uevent_add_ext(struct dmc_uevent_env *env,
 
 /* The kset's uevent() hook adds its variables, or cancels. */
 static int dmc_uevent_kset_hook(struct dmc_uevent_env *env,
-				struct dmc_kobject *kobj, struct dmc_kset *kset)
+				struct dmc_kobject *kobj,
+				const struct dmc_uevent_kset *ks)
 {
-	const struct dmc_kset_uevent_ops *ops = kset->uevent_ops;
+	const struct dmc_kset_uevent_ops *ops = ks->ops;
 	int err;
 
 	if (!ops || !ops->uevent)
@@ -436,7 +469,7 @@ static int dmc_uevent_kset_hook(struct dmc_uevent_env *env,
 	err = ops->uevent(kobj, env);
 	if (err)
 		pr_debug("dmcore: event for '%s' cancelled by kset '%s': %d\n",
-			 kobj->name, kset->kobj.name, err);
+			 kobj->name, ks->name, err);
 	return err;
 }
 
@@ -489,8 +522,8 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				    const char * const envp_ext[], bool synth)
 {
 	struct dmc_uevent_env *env;
+	struct dmc_uevent_kset ks;
 	const char *subsystem;
-	struct dmc_kset *kset;
 	char *devpath;
 	int err;
 
@@ -499,37 +532,34 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 		return err;
 	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS))
 		return 0;
-	kset = dmc_uevent_find_kset(kobj, action);
-	if (!kset)
-		return -EINVAL;
-	err = 0;
-	if (!dmc_uevent_filter(kobj, kset, &subsystem))
-		goto out_put_kset;
+	err = dmc_uevent_find_kset(kobj, action, &ks);
+	if (err)
+		return err;
+	if (!dmc_uevent_filter(kobj, &ks, &subsystem))
+		return 0;
 
-	err = -ENOMEM;
 	/* 2.5 KiB: only the counts need zeroing, the strings are appended. */
 	env = kmalloc(sizeof(*env), GFP_KERNEL);
 	if (!env)
-		goto out_put_kset;
+		return -ENOMEM;
 	env->envp_idx = 0;
 	env->buflen = 0;
+	err = -ENOMEM;
 	devpath = dmc_kobject_get_path(kobj, GFP_KERNEL);
 	if (!devpath)
 		goto out_free_env;
 
-	err = dmc_uevent_add_base(env, action, devpath, kset, subsystem);
+	err = dmc_uevent_add_base(env, action, devpath, &ks, subsystem);
 	if (!err)
 		err = dmc_uevent_add_ext(env, kobj, envp_ext);
 	if (!err)
-		err = dmc_uevent_kset_hook(env, kobj, kset);
+		err = dmc_uevent_kset_hook(env, kobj, &ks);
 	if (!err)
 		err = dmc_uevent_send(kobj, action, env, synth);
 
 	kfree(devpath);
 out_free_env:
 	kfree(env);
-out_put_kset:
-	dmc_kset_put(kset);
 	return err;
 }
 
@@ -637,37 +667,36 @@ EXPORT_SYMBOL_GPL(dmc_event_log_poll);
  * shows), without ACTION, DEVPATH, SUBSYSTEM and SEQNUM. Sends nothing.
  *
  * Context: may sleep.
- * Return: the length written, 0 for an object without a kset above it or
- * filtered out, or a negative errno.
+ * Return: the length written, 0 for an object not in the tree, without a
+ * kset above it or filtered out, or a negative errno.
  */
 int dmc_kobject_uevent_vars(struct dmc_kobject *kobj, char *buf, size_t size)
 {
-	const struct dmc_kset_uevent_ops *ops;
+	const struct dmc_kset_uevent_ops *ops = NULL;
+	const struct dmc_kset *kset = NULL;
 	struct dmc_uevent_env *env;
-	struct dmc_kset *kset;
 	unsigned int i;
-	int len = 0, err = 0;
+	int len = 0, err;
 
 	if (!kobj || !buf || !size)
 		return -EINVAL;
 	buf[0] = '\0';
-	kset = dmc_kobject_subsystem_kset(kobj);
-	if (!kset)
-		return 0;
-	ops = kset->uevent_ops;
+	/* As for an event: see dmc_uevent_find_kset(). */
+	read_lock(&dmc_name_lock);
+	if (dmc_kobject_in_tree(kobj))
+		kset = dmc_kobject_subsystem_kset(kobj);
+	if (kset)
+		ops = kset->uevent_ops;
+	read_unlock(&dmc_name_lock);
 	if (!ops || !ops->uevent || (ops->filter && !ops->filter(kobj)))
-		goto out;
+		return 0;
 	env = kzalloc(sizeof(*env), GFP_KERNEL);
-	if (!env) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!env)
+		return -ENOMEM;
 	err = ops->uevent(kobj, env);
 	for (i = 0; !err && i < env->envp_idx; i++)
 		len += scnprintf(buf + len, size - len, "%s\n", env->envp[i]);
 	kfree(env);
-out:
-	dmc_kset_put(kset);
 	return err ?: len;
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_uevent_vars);

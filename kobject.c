@@ -7,10 +7,12 @@
  * the release path (the last put deletes what is still in the tree, runs
  * the type's release, then puts the parent, in a loop rather than by
  * recursion); rename and move with their "move" event; then the plain
- * directory type and the attribute calls. Entering and leaving the tree,
- * the (parent, name) index, paths and the index's half of rename and move
- * are in kobject_tree.c, which sends no event; the delayed release, the
- * census of live objects and the misuse counter in kobject_debug.c.
+ * directory type. Entering and leaving the tree and a kset, the (parent,
+ * name) index, paths and the index's half of rename and move are in
+ * kobject_tree.c, below this file: it sends no event and drops no
+ * reference, handing back those to drop. The delayed release, the census
+ * of live objects and the misuse counter are in kobject_debug.c, the
+ * attribute calls in kobject_attr.c.
  *
  * The tree keeps one invariant: the parent of an object in the tree is in
  * the tree. Deleting a parent therefore deletes its children first.
@@ -186,24 +188,6 @@ struct dmc_kobject *dmc_kobject_get(struct dmc_kobject *kobj)
 EXPORT_SYMBOL_GPL(dmc_kobject_get);
 
 /**
- * dmc_kobject_get_unless_zero() - take a reference unless the object dies
- * @kobj: the object, or NULL; its memory must be valid (found under a lock
- *	that its removal takes)
- *
- * Return: @kobj with a new reference, or NULL if its count already
- * reached zero (its release is running or about to).
- */
-struct dmc_kobject *dmc_kobject_get_unless_zero(struct dmc_kobject *kobj)
-{
-	if (!kobj)
-		return NULL;
-	if (!kref_get_unless_zero(&kobj->kref))
-		return NULL;
-	return kobj;
-}
-EXPORT_SYMBOL_GPL(dmc_kobject_get_unless_zero);
-
-/**
  * dmc_kobject_refcount() - current reference count, for tests and reports
  * @kobj: the object
  *
@@ -237,8 +221,9 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 
 	dmc_kobject_live_del(kobj);
 
+	/* Every member held a reference: the set is empty by now. */
 	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_IS_KSET))
-		dmc_kset_cleanup(to_dmc_kset(kobj));
+		dmc_klist_destroy(&to_dmc_kset(kobj)->members);
 
 	/* Only the type frees; the name and the parent go after it. */
 	ktype->release(kobj);
@@ -415,13 +400,20 @@ static struct dmc_kobject *dmc_first_leaf(struct dmc_kobject *kobj)
 	}
 }
 
-/* Send "remove" once if "add" went out, then leave the tree. */
+/*
+ * Send "remove" once if "add" went out, then leave the tree and drop the
+ * reference on the kset left (which may free it).
+ */
 static void dmc_kobject_del_one(struct dmc_kobject *kobj)
 {
+	struct dmc_kset *kset;
+
 	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_ADD_SENT) &&
 	    !dmc_kobj_test_and_set_flag(kobj, DMC_KOBJ_REMOVE_SENT))
 		dmc_kobject_uevent(kobj, DMC_KOBJ_REMOVE);
-	__dmc_kobject_del(kobj);
+	kset = __dmc_kobject_del(kobj);
+	if (kset)
+		dmc_kobject_put(&kset->kobj);
 }
 
 /**
@@ -640,6 +632,7 @@ EXPORT_SYMBOL_GPL(dmc_kobject_rename);
  */
 int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 {
+	struct dmc_kobject *old_parent;
 	char *devpath_old;
 	int err;
 
@@ -653,99 +646,16 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 	devpath_old = dmc_devpath_old(kobj);
 	if (!devpath_old)
 		return -ENOMEM;
-	err = __dmc_kobject_move(kobj, new_parent);
+	err = __dmc_kobject_move(kobj, new_parent, &old_parent);
 	if (err) {
 		kfree(devpath_old);
 		return err < 0 ? err : 0;
 	}
+	dmc_kobject_put(old_parent);
 	dmc_kobject_send_move(kobj, devpath_old);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_move);
-
-/* ---- attributes ------------------------------------------------------------ */
-
-/**
- * dmc_kobject_walk_groups() - call @fn for each attribute group of @kobj
- * @kobj: the object
- * @data: passed to @fn
- * @fn: called for each group; a nonzero return stops the walk
- *
- * The groups are the type's walk_groups() when it has one (a device has
- * its own, its type's, its bus's and its class's), else its
- * default_groups. This is how a view such as the debugfs export learns
- * which files an object has.
- *
- * Return: the first nonzero value of @fn, or 0.
- */
-int dmc_kobject_walk_groups(struct dmc_kobject *kobj, void *data,
-			    int (*fn)(struct dmc_kobject *kobj,
-				      const struct dmc_attribute_group *grp,
-				      void *data))
-{
-	const struct dmc_attribute_group **g;
-	int ret = 0;
-
-	if (!kobj || !kobj->ktype || !fn)
-		return 0;
-	if (kobj->ktype->walk_groups)
-		return kobj->ktype->walk_groups(kobj, data, fn);
-	for (g = kobj->ktype->default_groups; g && *g && !ret; g++)
-		ret = fn(kobj, *g, data);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(dmc_kobject_walk_groups);
-
-/**
- * dmc_kobject_attr_show() - read an attribute through the object's type
- * @kobj: the object; the caller holds a reference
- * @attr: one of its attributes
- * @buf: a PAGE_SIZE buffer
- *
- * Context: may sleep.
- * Return: the length written, -EIO if the type cannot show it, or the
- * show method's error.
- */
-ssize_t dmc_kobject_attr_show(struct dmc_kobject *kobj,
-			      struct dmc_attribute *attr, char *buf)
-{
-	const struct dmc_sysfs_ops *ops = kobj->ktype ? kobj->ktype->sysfs_ops : NULL;
-	ssize_t ret;
-
-	if (!ops || !ops->show)
-		return -EIO;
-	ret = ops->show(kobj, attr, buf);
-	if (ret > (ssize_t)PAGE_SIZE) {
-		pr_err_ratelimited("dmcore: show of '%s' returned %zd bytes\n",
-				   attr->name, ret);
-		ret = PAGE_SIZE;
-	}
-	return ret;
-}
-EXPORT_SYMBOL_GPL(dmc_kobject_attr_show);
-
-/**
- * dmc_kobject_attr_store() - write an attribute through the object's type
- * @kobj: the object; the caller holds a reference
- * @attr: one of its attributes
- * @buf: the value, NUL-terminated
- * @count: its length
- *
- * Context: may sleep.
- * Return: @count or the store method's result, -EIO if the type cannot
- * store it.
- */
-ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
-			       struct dmc_attribute *attr, const char *buf,
-			       size_t count)
-{
-	const struct dmc_sysfs_ops *ops = kobj->ktype ? kobj->ktype->sysfs_ops : NULL;
-
-	if (!ops || !ops->store)
-		return -EIO;
-	return ops->store(kobj, attr, buf, count);
-}
-EXPORT_SYMBOL_GPL(dmc_kobject_attr_store);
 
 /* ---- module load and unload --------------------------------------------- */
 

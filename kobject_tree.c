@@ -11,12 +11,19 @@
  * and dmc_kobject_lookup_path().
  *
  * Here: the tree's locks and root list, the index, the names reserved in
- * a directory, an object entering and leaving the tree (index, kset,
- * siblings, tree listeners), paths, the index's half of rename and move,
- * lookups, and listeners joining and leaving (with the replay of the tree
- * to a new one) and being told of links; listener.c keeps their list.
+ * a directory, kset membership (joining, leaving, the kset's name index,
+ * the kset that gives an object its subsystem), an object entering and
+ * leaving the tree (index, kset, siblings, tree listeners), paths, the
+ * index's half of rename and move, lookups, and listeners joining and
+ * leaving (with the replay of the tree to a new one) and being told of
+ * links; listener.c keeps their list.
+ *
  * The life of the objects themselves, and the API around these steps
- * (checks, events), is kobject.c's: this file sends no event.
+ * (checks, events), is kobject.c's, on top of this file: this file sends
+ * no event and drops no reference. It takes references (a lookup's, a
+ * member's on its kset, a child's on a new parent), but a reference that
+ * must go is handed back to kobject.c, since the last put of an object
+ * still in the tree deletes it and sends "remove".
  */
 
 #include <linux/export.h>
@@ -138,6 +145,73 @@ bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
 	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
 }
 
+/* ---- kset membership --------------------------------------------------- */
+
+/*
+ * Join @kobj to its kset (if any), taking a reference on the kset, as
+ * @kobj enters the tree. Caller holds dmc_tree_mutex.
+ */
+static int dmc_kset_join(struct dmc_kobject *kobj)
+{
+	struct dmc_kset *kset = kobj->kset;
+	int err;
+
+	if (!kset)
+		return 0;
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET) ||
+	    !dmc_kobject_in_tree(&kset->kobj) ||
+	    dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_DELETED)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': its kset is not registered\n",
+				   kobj->name);
+		return -ENOENT;
+	}
+	/* In the tree, so referenced by its owner: the count is not zero. */
+	kref_get(&kset->kobj.kref);
+	err = dmc_klist_add(&kset->members, &kobj->kset_node, &kobj->name, false);
+	if (err)
+		refcount_dec(&kset->kobj.kref.refcount);
+	return err;
+}
+
+/*
+ * Leave the kset joined by dmc_kset_join(). Return: the kset whose
+ * reference the caller drops (kobject.c), or NULL if @kobj was in none.
+ */
+static struct dmc_kset *dmc_kset_leave(struct dmc_kobject *kobj)
+{
+	struct dmc_kset *kset = kobj->kset;
+
+	if (kset && dmc_klist_del(&kset->members, &kobj->kset_node))
+		return kset;
+	return NULL;
+}
+
+/**
+ * dmc_kobject_subsystem_kset() - the kset that gives an object its subsystem
+ * @kobj: an object in the tree
+ *
+ * Its own kset, or that of its nearest ancestor with one, as Linux's
+ * kobject_uevent_env() finds it. No reference is taken: while @kobj is in
+ * the tree so are its ancestors (children leave first), and the one found
+ * is a member of the kset and holds a reference on it; an object leaves
+ * the tree under dmc_name_lock (__dmc_kobject_del()), so the caller, who
+ * holds it for reading and has seen @kobj in the tree, may use the kset
+ * until it unlocks.
+ *
+ * Context: dmc_name_lock held for reading.
+ * Return: the kset, or NULL if no ancestor has one.
+ */
+struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
+{
+	const struct dmc_kobject *top = kobj;
+
+	lockdep_assert_held(&dmc_name_lock);
+	while (!top->kset && top->parent)
+		top = top->parent;
+	return top->kset;
+}
+
 /* ---- entering and leaving the tree ---------------------------------- */
 
 /*
@@ -192,22 +266,29 @@ out_unlock:
 
 /*
  * Take @kobj out of the tree; its children are already out. For
- * kobject.c's del and release.
+ * kobject.c's del and release. The flag is cleared under dmc_name_lock
+ * too, before the kset is left: see dmc_kobject_subsystem_kset().
+ * Return: the kset @kobj left, whose reference the caller drops outside
+ * any lock (that may free it), or NULL.
  */
-void __dmc_kobject_del(struct dmc_kobject *kobj)
+struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj)
 {
+	bool was_in;
+
 	mutex_lock(&dmc_tree_mutex);
-	if (!dmc_kobj_test_and_clear_flag(kobj, DMC_KOBJ_IN_TREE)) {
+	write_lock(&dmc_name_lock);
+	was_in = dmc_kobj_test_and_clear_flag(kobj, DMC_KOBJ_IN_TREE);
+	write_unlock(&dmc_name_lock);
+	if (!was_in) {
 		mutex_unlock(&dmc_tree_mutex);
-		return;
+		return NULL;
 	}
 	WARN_ON(!list_empty(&kobj->children));
 	dmc_listeners_kobj_removed(kobj);
 	list_del_init(&kobj->sibling);
 	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
 	mutex_unlock(&dmc_tree_mutex);
-	/* Outside the tree lock: dropping the kset may free it. */
-	dmc_kset_leave(kobj);
+	return dmc_kset_leave(kobj);
 }
 
 /* ---- paths, rename and move ------------------------------------------- */
@@ -271,6 +352,66 @@ char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp)
 EXPORT_SYMBOL_GPL(dmc_kobject_get_path);
 
 /*
+ * Swap @kobj's name for @name in both indexes; caller holds
+ * dmc_tree_mutex and has checked for a sibling clash. Called by
+ * dmc_kset_rename_member() with the kset lock held.
+ */
+static int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
+				 const char **old_name)
+{
+	int err;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	write_lock(&dmc_name_lock);
+	*old_name = kobj->name;
+	kobj->name = name;
+	write_unlock(&dmc_name_lock);
+	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+				     dmc_sib_params);
+	if (err) {
+		write_lock(&dmc_name_lock);
+		kobj->name = *old_name;
+		write_unlock(&dmc_name_lock);
+		/* The slot we just left is free again: this cannot fail. */
+		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
+					       dmc_sib_params));
+		*old_name = NULL;
+	}
+	return err;
+}
+
+struct dmc_kset_rename {
+	struct dmc_kobject *kobj;
+	char *new_name;
+	const char **old_name;
+};
+
+static int dmc_kset_swap_name(void *arg)
+{
+	struct dmc_kset_rename *r = arg;
+
+	return dmc_kobject_swap_name(r->kobj, r->new_name, r->old_name);
+}
+
+/*
+ * Rename a kobject, keeping its kset's index in step: a lookup by name
+ * in the kset meanwhile finds it under one name or the other. Caller
+ * holds dmc_tree_mutex and has checked for a sibling clash.
+ */
+static int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
+				  const char **old_name)
+{
+	struct dmc_kset_rename r = { kobj, new_name, old_name };
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!kobj->kset || !dmc_klist_node_attached(&kobj->kset_node))
+		return dmc_kobject_swap_name(kobj, new_name, old_name);
+	return dmc_klist_rename(&kobj->kset->members, &kobj->kset_node,
+				dmc_kset_swap_name, &r);
+}
+
+/*
  * The tree's half of dmc_kobject_rename() (kobject.c): give @kobj, in the
  * tree, the name @name (checked, kmalloc'ed) in the index and its kset.
  * Return: 0 (@name is @kobj's now), 1 (it had that name already; @name is
@@ -313,36 +454,6 @@ out_unlock:
 	return err;
 }
 
-/*
- * Swap @kobj's name for @name in both indexes; caller holds
- * dmc_tree_mutex and has checked for a sibling clash. Used by kset.c's
- * dmc_kset_rename_member() with the kset lock held.
- */
-int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
-			  const char **old_name)
-{
-	int err;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
-	write_lock(&dmc_name_lock);
-	*old_name = kobj->name;
-	kobj->name = name;
-	write_unlock(&dmc_name_lock);
-	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-				     dmc_sib_params);
-	if (err) {
-		write_lock(&dmc_name_lock);
-		kobj->name = *old_name;
-		write_unlock(&dmc_name_lock);
-		/* The slot we just left is free again: this cannot fail. */
-		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-					       dmc_sib_params));
-		*old_name = NULL;
-	}
-	return err;
-}
-
 static bool dmc_is_ancestor(const struct dmc_kobject *a,
 			    const struct dmc_kobject *kobj)
 {
@@ -354,13 +465,15 @@ static bool dmc_is_ancestor(const struct dmc_kobject *a,
 
 /*
  * The tree's half of dmc_kobject_move() (kobject.c): put @kobj under
- * @new_parent (NULL: the top level) in the index and the siblings' list;
- * the reference on the old parent moves to the new one.
+ * @new_parent (NULL: the top level) in the index and the siblings' list,
+ * taking a reference on it; *@old_parent is set to the old parent, whose
+ * reference the caller drops.
  * Return: 0 (moved), 1 (already there), -EINVAL (not in the tree, or
  * @new_parent is @kobj or below it), -ENOENT (@new_parent not in the
  * tree), -EEXIST (name taken there) or -ENOMEM. Nothing changed on error.
  */
-int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
+int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
+		       struct dmc_kobject **old_parent_out)
 {
 	struct dmc_kobject *old_parent;
 	int err;
@@ -396,7 +509,7 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 
 	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
 	write_lock(&dmc_name_lock);
-	kobj->parent = dmc_kobject_get(new_parent);
+	kobj->parent = new_parent;
 	write_unlock(&dmc_name_lock);
 	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
 				     dmc_sib_params);
@@ -406,16 +519,16 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 		write_unlock(&dmc_name_lock);
 		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
 					       dmc_sib_params));
-		mutex_unlock(&dmc_tree_mutex);
-		dmc_kobject_put(new_parent);
-		return err;
+		goto out_unlock;
 	}
+	/* In the tree, so its count is not zero. */
+	if (new_parent)
+		kref_get(&new_parent->kref);
 	list_move_tail(&kobj->sibling,
 		       new_parent ? &new_parent->children : &dmc_roots);
 	dmc_listeners_kobj_moved(kobj, old_parent);
 	mutex_unlock(&dmc_tree_mutex);
-
-	dmc_kobject_put(old_parent);
+	*old_parent_out = old_parent;
 	return 0;
 
 out_unlock:

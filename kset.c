@@ -6,10 +6,15 @@
  * its members in an indexed klist (klist.c), so finding a member by name
  * takes O(1) expected time whatever the size of the set, and walking the
  * set stays safe while members join and leave.
+ *
+ * Here: a kset's registration and its calls (get and put, find, count,
+ * iteration), on top of kobject.c. Joining and leaving a kset, as an
+ * object enters and leaves the tree, is kobject_tree.c's.
  */
 
 #include <linux/export.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "base.h"
 
@@ -35,7 +40,7 @@ static void dmc_kset_member_put(struct dmc_klist_node *n)
 	dmc_kobject_put(container_of(n, struct dmc_kobject, kset_node));
 }
 
-/* Set up the member list and index; undone by dmc_kset_cleanup(). */
+/* Set up the member list and index; destroyed by the kset's cleanup (kobject.c). */
 static int dmc_kset_init_members(struct dmc_kset *kset)
 {
 	int err;
@@ -46,15 +51,6 @@ static int dmc_kset_init_members(struct dmc_kset *kset)
 		return err;
 	dmc_kobj_set_flag(&kset->kobj, DMC_KOBJ_IS_KSET);
 	return 0;
-}
-
-/*
- * Called by the kobject core just before a kset's release runs: every
- * member held a reference, so the set is empty by now.
- */
-void dmc_kset_cleanup(struct dmc_kset *kset)
-{
-	dmc_klist_destroy(&kset->members);
 }
 
 /**
@@ -79,24 +75,6 @@ void dmc_kset_put(struct dmc_kset *kset)
 		dmc_kobject_put(&kset->kobj);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_put);
-
-/*
- * The kset that gives @kobj its subsystem: its own, or that of its nearest
- * ancestor with one. Returned with a reference, or NULL.
- */
-struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
-{
-	const struct dmc_kobject *top = kobj;
-	struct dmc_kset *kset = NULL;
-
-	read_lock(&dmc_name_lock);
-	while (!top->kset && top->parent)
-		top = top->parent;
-	if (top->kset && dmc_kobject_get_unless_zero(&top->kset->kobj))
-		kset = top->kset;
-	read_unlock(&dmc_name_lock);
-	return kset;
-}
 
 /**
  * dmc_kset_register() - initialize and add a kset
@@ -152,11 +130,11 @@ int dmc_kset_register(struct dmc_kset *kset)
 	err = dmc_kobject_add(&kset->kobj, parent, "%s", kset->kobj.name);
 	if (err)
 		return err;
+	read_lock(&dmc_name_lock);
 	subsys = dmc_kobject_subsystem_kset(&kset->kobj);
-	if (subsys) {
+	read_unlock(&dmc_name_lock);
+	if (subsys)
 		dmc_kobject_uevent(&kset->kobj, DMC_KOBJ_ADD);
-		dmc_kset_put(subsys);
-	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_kset_register);
@@ -222,70 +200,6 @@ struct dmc_kset *dmc_kset_create_and_add(const char *name,
 	return kset;
 }
 EXPORT_SYMBOL_GPL(dmc_kset_create_and_add);
-
-/*
- * Join @kobj to its kset (if any), taking a reference on the kset. Called
- * by the kobject core under dmc_tree_mutex as @kobj enters the tree.
- */
-int dmc_kset_join(struct dmc_kobject *kobj)
-{
-	struct dmc_kset *kset = kobj->kset;
-	int err;
-
-	if (!kset)
-		return 0;
-	lockdep_assert_held(&dmc_tree_mutex);
-	if (!dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_IS_KSET) ||
-	    !dmc_kobject_in_tree(&kset->kobj) ||
-	    dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_DELETED)) {
-		pr_err_ratelimited("dmcore: cannot add '%s': its kset is not registered\n",
-				   kobj->name);
-		return -ENOENT;
-	}
-	dmc_kset_get(kset);
-	err = dmc_klist_add(&kset->members, &kobj->kset_node, &kobj->name, false);
-	if (err)
-		dmc_kset_put(kset);
-	return err;
-}
-
-/* Leave the kset joined by dmc_kset_join() and drop its reference. */
-void dmc_kset_leave(struct dmc_kobject *kobj)
-{
-	struct dmc_kset *kset = kobj->kset;
-
-	if (kset && dmc_klist_del(&kset->members, &kobj->kset_node))
-		dmc_kset_put(kset);
-}
-
-struct dmc_kset_rename {
-	struct dmc_kobject *kobj;
-	char *new_name;
-	const char **old_name;
-};
-
-static int dmc_kset_swap_name(void *arg)
-{
-	struct dmc_kset_rename *r = arg;
-
-	return dmc_kobject_swap_name(r->kobj, r->new_name, r->old_name);
-}
-
-/*
- * Rename a kobject, keeping its kset's index in step. Called by
- * dmc_kobject_rename() under dmc_tree_mutex, after the sibling check.
- */
-int dmc_kset_rename_member(struct dmc_kobject *kobj, char *new_name,
-			   const char **old_name)
-{
-	struct dmc_kset_rename r = { kobj, new_name, old_name };
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	if (!kobj->kset || !dmc_klist_node_attached(&kobj->kset_node))
-		return dmc_kobject_swap_name(kobj, new_name, old_name);
-	return dmc_klist_rename(&kobj->kset->members, &kobj->kset_node,
-				dmc_kset_swap_name, &r);
-}
 
 /**
  * dmc_kset_find_obj() - find a member of a kset by name

@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
@@ -661,6 +662,90 @@ static void event_listener_order_holds_with_concurrent_senders(struct kunit *tes
 			2U * EV_CONC_PER_THREAD);
 }
 
+/*
+ * An event holds no reference on the kset that gives its object a
+ * subsystem (event.c). A sender racing with its object's deletion and
+ * with the kset's last put must get 0 or -ENOENT, and never read the
+ * kset once freed (KASAN on the debug kernel; the kset's put frees it at
+ * once, or release_delay_ms later in the delayed run). The object hangs
+ * under a parent of its own, so only its membership pinned the kset.
+ */
+#define EV_RACE_ROUNDS	20
+
+struct ev_racer {
+	struct dmc_kobject *kobj;
+	struct completion started, done;
+	atomic_t stop;
+	atomic_t sent, gone;
+	int other;
+};
+
+static int ev_racer_fn(void *data)
+{
+	struct ev_racer *r = data;
+	bool first = true;
+	int err;
+
+	while (!atomic_read(&r->stop)) {
+		err = dmc_kobject_uevent(r->kobj, DMC_KOBJ_CHANGE);
+		if (!err)
+			atomic_inc(&r->sent);
+		else if (err == -ENOENT)
+			atomic_inc(&r->gone);
+		else
+			r->other++;
+		if (first)
+			complete(&r->started);
+		first = false;
+		cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void event_sender_races_kset_release(struct kunit *test)
+{
+	unsigned int sent = 0, gone = 0;
+	struct task_struct *t;
+	struct dmct_obj *p, *a;
+	struct dmc_kset *k;
+	struct ev_racer r;
+	char name[32];
+	int i, wait;
+
+	for (i = 0; i < EV_RACE_ROUNDS; i++) {
+		snprintf(name, sizeof(name), "ev-race-k%d", i);
+		k = dmct_kset_create(test, name, &ev_var_ops, NULL);
+		p = dmct_obj_add(test, NULL, NULL, "ev-race-p%d", i);
+		a = dmct_obj_add(test, &p->kobj, k, "a");
+		memset(&r, 0, sizeof(r));
+		r.kobj = &a->kobj;
+		init_completion(&r.started);
+		init_completion(&r.done);
+		t = kthread_run(ev_racer_fn, &r, "dmct-racer");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		wait_for_completion(&r.started);
+
+		dmc_kobject_del(&a->kobj);	/* leaves the kset */
+		dmct_kset_unregister(test, k);	/* its last reference */
+		/* Let the sender meet the object out of the tree. */
+		for (wait = 0; !atomic_read(&r.gone) && wait < 1000; wait++)
+			usleep_range(100, 200);
+		atomic_set(&r.stop, 1);
+		wait_for_completion(&r.done);
+
+		KUNIT_EXPECT_EQ(test, r.other, 0);
+		KUNIT_EXPECT_GT(test, atomic_read(&r.gone), 0);
+		sent += atomic_read(&r.sent);
+		gone += atomic_read(&r.gone);
+		dmc_kobject_put(&a->kobj);
+		dmct_del_put(&p->kobj);
+	}
+	kunit_info(test, "%u events sent, %u refused after the delete\n",
+		   sent, gone);
+	KUNIT_EXPECT_GT(test, sent, 0U);
+}
+
 static void event_listener_replay_reports_parents_first(struct kunit *test)
 {
 	struct dmct_ctx *ctx = dmct_ctx(test);
@@ -783,6 +868,7 @@ static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_log_rejects_capacity_zero_or_over_max),
 	KUNIT_CASE(event_listener_sees_events_in_seqnum_order),
 	KUNIT_CASE(event_listener_order_holds_with_concurrent_senders),
+	KUNIT_CASE(event_sender_races_kset_release),
 	KUNIT_CASE(event_listener_replay_reports_parents_first),
 	KUNIT_CASE(event_listener_sees_parent_added_before_child),
 	KUNIT_CASE(event_listener_sees_children_removed_before_parent),

@@ -16,9 +16,8 @@
 #               object may use a symbol of a higher floor (FLOOR below:
 #               klist, kobject, device, self-check, clients, module), and
 #               no two objects may use each other, directly or through
-#               others (a cycle in the graph of files), except the one
-#               cycle KNOWN_CYCLE names below; the references are listed
-#               in .build/logs/lint-layers.log
+#               others (a cycle in the graph of files); the references
+#               are listed in .build/logs/lint-layers.log
 #
 # Builds happen in .build/ copies of the tree (like build-modules.sh), so
 # nothing is written into the source tree. Logs: .build/logs/lint-*.log.
@@ -153,7 +152,7 @@ lint_w1() {
 # dmcore.ko must be placed here.
 declare -A FLOOR=(
 	[klist]=1
-	[kobject]=2 [kobject_tree]=2 [kobject_debug]=2 [kset]=2 [listener]=2
+	[kobject]=2 [kobject_tree]=2 [kobject_attr]=2 [kobject_debug]=2 [kset]=2 [listener]=2
 	[event]=2
 	[device]=3 [device_add]=3 [device_sysfs]=3 [device_children]=3 [bus]=3 [driver]=3 [dd]=3 [deferred]=3
 	[class]=3 [link]=3 [power]=3 [subsys]=3
@@ -164,17 +163,6 @@ declare -A FLOOR=(
 	[dm_core]=6
 )
 FLOOR_NAME=([1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=module)
-
-# The one cycle among the files that is allowed, and why: the last put of
-# a kobject still in the tree deletes it, which sends "remove" (event.c)
-# and leaves its kset and the index (kset.c, kobject_tree.c); event.c
-# holds a reference on the kset it reads the uevent ops of, and the tree
-# and kset code hold and drop references, so each of them calls
-# dmc_kobject_put(). lib/kobject.c and lib/kobject_uevent.c call each
-# other the same way. Cutting it would take a function pointer that
-# exists only to hide the edge. A cycle among any other files, or one
-# that draws in a file not named here, fails.
-KNOWN_CYCLE="event kobject kobject_tree kset"
 
 # The cycles (strongly connected groups of two or more files) in the
 # "a -> b: sym" lines of $1, one per line, names sorted.
@@ -255,14 +243,9 @@ lint_layers() {
 			fi
 		done < <(nm -u "$dir/$o.o" | awk '{ print $2 }')
 	done
-	local cycle cycles=0
+	local cycle
 	while read -r cycle; do
 		[ -n "$cycle" ] || continue
-		cycles=$((cycles + 1))
-		if [ "$cycle" = "$KNOWN_CYCLE" ]; then
-			echo "  known cycle (scripts/lint.sh, KNOWN_CYCLE): $cycle"
-			continue
-		fi
 		echo "  cycle among files: $cycle"
 		grep -E "^($(echo "$cycle" | tr ' ' '|')) -> ($(echo "$cycle" | tr ' ' '|')):" "$out" |
 			sed 's/^/    /'
@@ -271,12 +254,7 @@ lint_layers() {
 	if [ $bad -gt 0 ]; then
 		return 1
 	fi
-	if [ $cycles -eq 0 ]; then
-		cycle="no cycle among files"
-	else
-		cycle="no cycle among files but the known one"
-	fi
-	echo "  ${#objs[@]} object files on 6 floors, $calls cross-file references, none upwards, $cycle"
+	echo "  ${#objs[@]} object files on 6 floors, $calls cross-file references, none upwards, no cycle among files"
 }
 
 failed=0

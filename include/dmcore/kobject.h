@@ -180,6 +180,25 @@ static inline bool dmc_kobject_in_tree(const struct dmc_kobject *kobj)
 	return dmc_kobj_test_flag(kobj, DMC_KOBJ_IN_TREE);
 }
 
+/**
+ * dmc_kobject_get_unless_zero() - take a reference unless the object dies
+ * @kobj: the object, or NULL; its memory must be valid (found under a lock
+ *	that its removal takes)
+ *
+ * An inline, as the lookups of the tree below kobject.c take references
+ * with it (they never drop one: the last put is kobject.c's).
+ *
+ * Return: @kobj with a new reference, or NULL if its count already
+ * reached zero (its release is running or about to).
+ */
+static inline struct dmc_kobject * __must_check
+dmc_kobject_get_unless_zero(struct dmc_kobject *kobj)
+{
+	if (!kobj || !kref_get_unless_zero(&kobj->kref))
+		return NULL;
+	return kobj;
+}
+
 int dmc_kobject_init(struct dmc_kobject *kobj, const struct dmc_kobj_type *ktype);
 __printf(3, 4) int dmc_kobject_add(struct dmc_kobject *kobj,
 				   struct dmc_kobject *parent,
@@ -190,7 +209,6 @@ __printf(4, 5) int dmc_kobject_init_and_add(struct dmc_kobject *kobj,
 					    const char *fmt, ...);
 void dmc_kobject_del(struct dmc_kobject *kobj);
 struct dmc_kobject *dmc_kobject_get(struct dmc_kobject *kobj);
-struct dmc_kobject * __must_check dmc_kobject_get_unless_zero(struct dmc_kobject *kobj);
 void dmc_kobject_put(struct dmc_kobject *kobj);
 int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name);
 int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent);
