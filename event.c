@@ -347,11 +347,6 @@ static int dmc_uevent_check(struct dmc_kobject *kobj,
 	if (DMC_MISUSE(!dmc_kobj_test_flag(kobj, DMC_KOBJ_INITIALIZED),
 		       "event for uninitialized kobject %p\n", kobj))
 		return -EINVAL;
-	if (!dmc_kobject_in_tree(kobj)) {
-		pr_err_ratelimited("dmcore: event '%s' for '%s', which is not in the tree\n",
-				   dmc_action_names[action], kobj->name);
-		return -ENOENT;
-	}
 	return 0;
 }
 
@@ -359,8 +354,9 @@ static int dmc_uevent_check(struct dmc_kobject *kobj,
  * What an event needs of the kset that gives its object a subsystem: the
  * uevent ops and the name, copied while the kset is known to be alive.
  * Like Linux's kobject_uevent_env(), an event holds no reference on the
- * kset: the sender's reference on the object and the object's place in
- * the tree keep the kset's owner, and so its ops, alive.
+ * kset, so the ops are called after the kset may have gone: they, and
+ * the string their name() returns, must live as long as the module that
+ * owns them (struct dmc_kset_uevent_ops), not as long as the kset.
  */
 struct dmc_uevent_kset {
 	const struct dmc_kset_uevent_ops *ops;
@@ -370,19 +366,21 @@ struct dmc_uevent_kset {
 /*
  * Find the kset giving @kobj its subsystem and copy what the event needs
  * of it into @ks, under dmc_name_lock (dmc_kobject_subsystem_kset()).
- * Return: 0, -ENOENT (@kobj left the tree meanwhile) or -EINVAL (no kset
- * above it), logged.
+ * Return: 0, 1 (@kobj's events are suppressed: send nothing), -ENOENT
+ * (@kobj is not in the tree) or -EINVAL (no kset above it), logged.
  */
 static int dmc_uevent_find_kset(struct dmc_kobject *kobj,
 				enum dmc_kobject_action action,
 				struct dmc_uevent_kset *ks)
 {
 	const struct dmc_kset *kset = NULL;
-	bool in_tree;
+	bool in_tree, suppressed = false;
 
 	read_lock(&dmc_name_lock);
 	in_tree = dmc_kobject_in_tree(kobj);
 	if (in_tree)
+		suppressed = dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS);
+	if (in_tree && !suppressed)
 		kset = dmc_kobject_subsystem_kset(kobj);
 	if (kset) {
 		ks->ops = kset->uevent_ops;
@@ -394,6 +392,8 @@ static int dmc_uevent_find_kset(struct dmc_kobject *kobj,
 				   dmc_action_names[action], kobj->name);
 		return -ENOENT;
 	}
+	if (suppressed)
+		return 1;
 	if (!kset) {
 		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
 				    dmc_action_names[action], kobj->name);
@@ -530,11 +530,9 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 	err = dmc_uevent_check(kobj, action);
 	if (err)
 		return err;
-	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS))
-		return 0;
 	err = dmc_uevent_find_kset(kobj, action, &ks);
 	if (err)
-		return err;
+		return err < 0 ? err : 0;
 	if (!dmc_uevent_filter(kobj, &ks, &subsystem))
 		return 0;
 

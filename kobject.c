@@ -378,9 +378,11 @@ int dmc_kobject_init_and_add(struct dmc_kobject *kobj,
 EXPORT_SYMBOL_GPL(dmc_kobject_init_and_add);
 
 /*
- * The deepest in-tree descendant of @kobj, referenced; NULL if none. A
- * descendant whose last reference is gone is being deleted by its own
- * release: wait for that to finish rather than touch it.
+ * The deepest in-tree descendant of @kobj, referenced and marked deleted
+ * (under dmc_tree_mutex, so no child can be added or moved under it
+ * after); NULL if none. A descendant whose last reference is gone is
+ * being deleted by its own release: wait for that to finish rather than
+ * touch it.
  */
 static struct dmc_kobject *dmc_first_leaf(struct dmc_kobject *kobj)
 {
@@ -393,6 +395,9 @@ static struct dmc_kobject *dmc_first_leaf(struct dmc_kobject *kobj)
 			pos = list_first_entry(&pos->children,
 					       struct dmc_kobject, sibling);
 		leaf = pos == kobj ? NULL : dmc_kobject_get_unless_zero(pos);
+		/* Deleted for good from here on: nothing is added under it. */
+		if (leaf)
+			dmc_kobj_set_flag(leaf, DMC_KOBJ_DELETED);
 		mutex_unlock(&dmc_tree_mutex);
 		if (leaf || pos == kobj)
 			return leaf;
@@ -447,8 +452,6 @@ void dmc_kobject_del(struct dmc_kobject *kobj)
 	while ((leaf = dmc_first_leaf(kobj))) {
 		pr_debug("dmcore: deleting '%s' with its parent '%s'\n",
 			 leaf->name, kobj->name);
-		/* Deleted for good, as by dmc_kobject_del(): no re-add. */
-		dmc_kobj_set_flag(leaf, DMC_KOBJ_DELETED);
 		dmc_kobject_del_one(leaf);
 		dmc_kobject_put(leaf);
 	}
@@ -613,8 +616,9 @@ EXPORT_SYMBOL_GPL(dmc_kobject_rename);
 /**
  * dmc_kobject_move() - give an object in the tree a new parent
  * @kobj: the object; the caller holds a reference
- * @new_parent: the new parent, in the tree; NULL means the object's kset,
- *	or the top level if it has none
+ * @new_parent: the new parent, in the tree, on which the caller holds a
+ *	reference; NULL means the object's kset, or the top level if it has
+ *	none
  *
  * The reference on the old parent moves to the new one. Sends a "move"
  * event with DEVPATH_OLD.
@@ -626,9 +630,10 @@ EXPORT_SYMBOL_GPL(dmc_kobject_rename);
  *
  * Context: may sleep; takes dmc_tree_mutex.
  * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
- * or below it), -ENOENT (@new_parent not in the tree), -EEXIST (name
- * taken under @new_parent), -EOPNOTSUPP (the kobject of a device, driver,
- * bus or class; logged), -ENOMEM. On error nothing changed.
+ * or below it), -ENOENT (@new_parent not in the tree or being deleted),
+ * -EEXIST (name taken under @new_parent), -EOPNOTSUPP (the kobject of a
+ * device, driver, bus or class; logged), -ENOMEM. On error nothing
+ * changed.
  */
 int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 {

@@ -166,8 +166,15 @@ static int dmc_kset_join(struct dmc_kobject *kobj)
 				   kobj->name);
 		return -ENOENT;
 	}
-	/* In the tree, so referenced by its owner: the count is not zero. */
-	kref_get(&kset->kobj.kref);
+	/*
+	 * An owner may drop its last reference without unregistering: the
+	 * kset is then still in the tree, its release about to delete it.
+	 */
+	if (!kref_get_unless_zero(&kset->kobj.kref)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': its kset is being released\n",
+				   kobj->name);
+		return -ENOENT;
+	}
 	err = dmc_klist_add(&kset->members, &kobj->kset_node, &kobj->name, false);
 	if (err)
 		refcount_dec(&kset->kobj.kref.refcount);
@@ -470,7 +477,8 @@ static bool dmc_is_ancestor(const struct dmc_kobject *a,
  * reference the caller drops.
  * Return: 0 (moved), 1 (already there), -EINVAL (not in the tree, or
  * @new_parent is @kobj or below it), -ENOENT (@new_parent not in the
- * tree), -EEXIST (name taken there) or -ENOMEM. Nothing changed on error.
+ * tree or being deleted), -EEXIST (name taken there) or -ENOMEM. Nothing
+ * changed on error.
  */
 int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		       struct dmc_kobject **old_parent_out)
@@ -490,7 +498,9 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		goto out_unlock;
 	}
 	err = -ENOENT;
-	if (new_parent && !dmc_kobject_in_tree(new_parent)) {
+	if (new_parent && (!dmc_kobject_in_tree(new_parent) ||
+			   dmc_kobj_test_flag(new_parent, DMC_KOBJ_DELETED) ||
+			   !kref_read(&new_parent->kref))) {
 		pr_err_ratelimited("dmcore: cannot move '%s': new parent '%s' is not in the tree\n",
 				   kobj->name, new_parent->name);
 		goto out_unlock;
@@ -521,7 +531,10 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 					       dmc_sib_params));
 		goto out_unlock;
 	}
-	/* In the tree, so its count is not zero. */
+	/*
+	 * Not zero, checked above: a count reaches zero only by a put, and
+	 * the caller holds a reference on @new_parent (kobject.c).
+	 */
 	if (new_parent)
 		kref_get(&new_parent->kref);
 	list_move_tail(&kobj->sibling,

