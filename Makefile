@@ -11,6 +11,9 @@
 #               checks (TORTURE_SEED=N replays a run's op sequences)
 # make bench    dmcore against the kernel's driver core in one boot of the
 #               release test kernel: a table and .build/bench/results.json
+# make profile  where a device's add and delete spend their time, step by
+#               step, on both cores (Debian's stock kernel's function graph
+#               tracer): .build/profile/table.txt
 #
 # KDIR defaults to the running kernel's build tree when it exists, else to
 # the harness's cached debug test kernel (built on first use).
@@ -46,7 +49,10 @@ lint:
 bench:
 	scripts/bench.sh
 
+profile:
+	scripts/profile.sh
+
 torture:
 	scripts/torture.sh
 
-.PHONY: all modules clean check demo shell lint bench torture
+.PHONY: all modules clean check demo shell lint bench profile torture
