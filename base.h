@@ -522,16 +522,4 @@ void dmc_buses_exit(void);
 int dmc_classes_init(void);
 void dmc_classes_exit(void);
 
-/* bridge.c: the running kernel's PCI and platform buses, mirrored */
-int dmc_bridge_init(void);
-void dmc_bridge_exit(void);
-/* bridge_shadow.c: the bridge's shadows and the worker that makes them */
-void dmc_bridge_settle(void);
-bool dmc_bridge_is_shadow(const struct dmc_device *dev);
-bool dmc_bridge_owns_name(const char *name);
-
-/* sysfs_export.c: the debugfs mirror, a listener like any other */
-int dmc_export_init(void);
-void dmc_export_exit(void);
-
 #endif /* _DMCORE_BASE_H */

@@ -62,6 +62,7 @@
 #include <dmcore/bus.h>
 
 #include "base.h"
+#include "clients.h"
 #include "bridge.h"
 
 static char *bridge = "pci,platform";

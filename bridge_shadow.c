@@ -27,6 +27,7 @@
 #include <dmcore/driver.h>
 
 #include "base.h"
+#include "clients.h"
 #include "bridge.h"
 
 /* A shadow driver: named after a real driver of the bus. */

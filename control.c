@@ -162,6 +162,7 @@
 #include <linux/string.h>
 
 #include "base.h"
+#include "clients.h"
 #include "control.h"
 
 #define DMC_CTL_DELAY_MAX	10000	/* ms */

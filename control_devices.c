@@ -24,6 +24,7 @@
 #include <linux/string.h>
 
 #include "base.h"
+#include "clients.h"
 #include "control.h"
 
 /*

@@ -26,6 +26,7 @@
 #include <linux/wait_bit.h>
 
 #include "base.h"
+#include "clients.h"
 #include "control.h"
 
 /* Commands under way, for dmc_control_exit() to wait for. */

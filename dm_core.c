@@ -18,6 +18,7 @@
 #include <linux/moduleparam.h>
 
 #include "base.h"
+#include "clients.h"
 #include "control.h"
 
 static unsigned int event_log_size = DMC_EVENT_LOG_DEFAULT;

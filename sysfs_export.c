@@ -44,6 +44,7 @@
 #include <linux/workqueue.h>
 
 #include "base.h"
+#include "clients.h"
 #include "control.h"
 
 /* One mirrored object: its directory and the entries made in it. */
