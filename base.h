@@ -100,7 +100,10 @@
  *                               the live kobjects (leak report), the
  *                               releases waiting for release_delay_ms.
  *   dmc_driver_p_lock (spinlock, driver.c) a leaf: drv->p's clearing
- *                               against dmc_driver_private_get().
+ *                               against dmc_driver_private_get(); a
+ *                               bus's list of drivers for walks
+ *                               (priv->drivers), whose readers hold
+ *                               dmc_driver_srcu instead.
  *   dmc_ctl_buses_lock (mutex, control_objects.c) control's bus list for
  *                               its probe callbacks (under a device lock);
  *                               a leaf.
@@ -111,6 +114,14 @@
  *   the export's dmc_export_entries_lock, dmc_export_graveyard_lock and
  *   node->lock, the bridge's dmc_bridge_lock (spinlocks): leaves of their
  *   clients, never held across a call into the core.
+ *
+ * Driver walks. A device's offer to its bus's drivers walks priv->drivers
+ * under dmc_driver_srcu and calls each driver's match there, taking no
+ * reference per driver; only a driver that matched is made active (and
+ * referenced) for its probe, which runs outside the read side. A
+ * driver's unregistration takes it off the list, waits for a grace
+ * period, then drains its active references: once it returns, no match
+ * or probe with the driver is under way.
  *
  * Active references. A driver's dp->active and a bus's priv->active count
  * the users of the owner's structure and callbacks (a match and probe with
@@ -134,16 +145,22 @@
 #include <linux/printk.h>
 #include <linux/bug.h>
 #include <linux/ratelimit.h>
+#include <linux/srcu.h>
 #include <linux/wait_bit.h>
+#include <linux/jump_label.h>
+#include <linux/timex.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
 #include <dmcore/device.h>
+#include <dmcore/phase.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
+int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size);
 extern rwlock_t dmc_name_lock;		/* kobject_tree.c */
 extern struct list_head dmc_roots;	/* top-level objects (kobject_tree.c) */
 extern struct mutex dmc_event_mutex;	/* listener.c */
+extern struct srcu_struct dmc_driver_srcu;	/* dd.c */
 
 /*
  * DMC_MISUSE - report a caller's misuse of the API: a rate-limited WARN
@@ -160,6 +177,30 @@ void dmc_count_misuse(void);
 	}								\
 	unlikely(__c);							\
 })
+
+/*
+ * phase.c: the phase clocks. A step reads the clock at its start
+ * (dmc_phase_start()) and each lap adds the time since the last one to a
+ * phase; with the clocks off both are a branch never taken.
+ */
+DECLARE_STATIC_KEY_FALSE(dmc_phase_key);
+void __dmc_phase_add(enum dmc_phase phase, u64 cycles);
+
+static inline u64 dmc_phase_start(void)
+{
+	return static_branch_unlikely(&dmc_phase_key) ? get_cycles() : 0;
+}
+
+static inline void dmc_phase_lap(enum dmc_phase phase, u64 *t)
+{
+	u64 now;
+
+	if (!static_branch_unlikely(&dmc_phase_key) || !*t)
+		return;
+	now = get_cycles();
+	__dmc_phase_add(phase, now - *t);
+	*t = now;
+}
 
 /* kobject.c */
 int dmc_kobject_tree_init(void);
@@ -197,10 +238,29 @@ unsigned int dmc_kobject_live_by_type(const char **names, unsigned long *counts,
 				      unsigned int max);
 unsigned long dmc_kobject_report_leaks(void);
 
+/* hashtab.c */
+struct dmc_htab_resize {
+	struct hlist_head *buckets;	/* to swap in, then to free */
+	struct hlist_head *from;	/* the table's buckets when prepared */
+	unsigned int bits;
+};
+
+void dmc_hash_init(void);
+int dmc_htab_init(struct dmc_htab *t);
+u32 dmc_name_hash(const char *name, unsigned long salt);
+struct hlist_head *dmc_htab_bucket(const struct dmc_htab *t, u32 hash);
+void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
+			     struct dmc_htab_resize *r);
+void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r);
+void dmc_htab_resize_finish(struct dmc_htab_resize *r);
+int dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
+void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n);
+void dmc_htab_destroy(struct dmc_htab *t);
+
 /* klist.c */
 int dmc_klist_init(struct dmc_klist *k,
 		   bool (*get)(struct dmc_klist_node *n),
-		   void (*put)(struct dmc_klist_node *n));
+		   void (*put)(struct dmc_klist_node *n), bool indexed);
 void dmc_klist_destroy(struct dmc_klist *k);
 int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
 		  const char * const *name, bool unique);
@@ -243,6 +303,10 @@ void dmc_event_exit(void);
  * @drivers_kset: bus/<name>/drivers (buses only)
  * @klist_devices: the bus's or class's devices, by name
  * @klist_drivers: the bus's drivers, by name (buses only)
+ * @drivers: the bus's drivers again, in registration order, for the
+ *	walks that offer a device to them (under dmc_driver_srcu; written
+ *	under dmc_driver_p_lock)
+ * @drivers_seq: the last registration number given to a driver of the bus
  * @bus_notifier: the bus notifier chain
  * @drivers_autoprobe: bind new devices and drivers at once
  * @bus: the bus, or NULL once its unregistration began
@@ -263,6 +327,8 @@ struct dmc_subsys_private {
 	struct dmc_kset *drivers_kset;
 	struct dmc_klist klist_devices;
 	struct dmc_klist klist_drivers;
+	struct list_head drivers;
+	unsigned long drivers_seq;
 	struct blocking_notifier_head bus_notifier;
 	bool drivers_autoprobe;
 	struct dmc_bus_type *bus;
@@ -282,6 +348,9 @@ struct dmc_subsys_private {
  * @kobj: bus/<bus>/drivers/<name>
  * @klist_devices: devices bound to the driver
  * @knode_bus: in the bus's klist_drivers
+ * @bus_entry: in the bus's @drivers list, while @on_bus
+ * @on_bus: on that list (dmc_driver_p_lock; read under dmc_driver_srcu)
+ * @seq: its registration number on the bus, increasing along @drivers
  * @driver: the driver, or NULL once its unregistration began; cleared by
  *	whoever claims the unregistration (dmc_driver_remove())
  * @bus: the bus's private part, referenced while registered
@@ -295,6 +364,9 @@ struct dmc_driver_private {
 	struct dmc_kobject kobj;
 	struct dmc_klist klist_devices;
 	struct dmc_klist_node knode_bus;
+	struct list_head bus_entry;
+	bool on_bus;
+	unsigned long seq;
 	struct dmc_driver *driver;
 	struct dmc_subsys_private *bus;
 	atomic_t active;
@@ -303,7 +375,7 @@ struct dmc_driver_private {
 
 /*
  * struct dmc_device_private - what the core keeps for a device
- * @klist_children: child devices, by name; NULL until the first child is
+ * @klist_children: child devices, in joining order; NULL until the first child is
  *	added (dmc_device_children()), then kept until the release
  * @knode_parent: in the parent's klist_children
  * @knode_driver: in the bound driver's klist_devices

@@ -14,11 +14,18 @@
  */
 
 #include <linux/export.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "base.h"
+
+/*
+ * The read side of the walks over a bus's drivers (base.h); driver.c's
+ * unregistration waits for it.
+ */
+DEFINE_SRCU(dmc_driver_srcu);
 
 static struct workqueue_struct *dmc_probe_wq;
 static struct work_struct dmc_deferred_work;
@@ -209,11 +216,48 @@ defer:
 #define DMC_TRY_PARK_DEFER	BIT(1)	/* park the device on a match deferral */
 
 /*
- * The one way the core offers a device to one driver: match, then probe.
- * Caller holds the device lock and a reference on @dp. The device must be
- * ready (added, "add" sent) and alive, and the driver stays registered
- * for the match and the probe (an active reference), so an unregistration
- * that returned has no match or probe with its driver left behind.
+ * What follows a match of @dev with @drv that said @match (>0 yes,
+ * -EPROBE_DEFER, else no): park, probe or leave it to a worker. Caller
+ * holds the device lock and @drv in use (active), and read the deferred
+ * trigger count @trigger before the match.
+ * Return: as dmc_driver_try().
+ */
+static int dmc_driver_matched(struct dmc_device *dev, struct dmc_driver *drv,
+			      int match, int trigger, unsigned int flags)
+{
+	u64 t;
+	int ret;
+
+	if (match == -EPROBE_DEFER) {
+		if (flags & DMC_TRY_PARK_DEFER) {
+			dmc_clear_waits_for(dev);
+			if (dmc_deferred_probe_add(dev, trigger, NULL))
+				dmc_deferred_kick();
+		}
+		return -EPROBE_DEFER;
+	}
+	if (match <= 0) {
+		if (match)
+			pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
+				 dev->kobj.name, drv->name, match);
+		return DMC_TRY_NO_MATCH;
+	}
+	if ((flags & DMC_TRY_ALLOW_ASYNC) && drv->probe_type == DMC_PROBE_ASYNC)
+		return DMC_TRY_ASYNC;
+	t = dmc_phase_start();
+	ret = __dmc_really_probe(dev, drv);
+	dmc_phase_lap(DMC_PHASE_PROBE, &t);
+	return ret;
+}
+
+/*
+ * The one way the core offers a device to one given driver: match, then
+ * probe. Caller holds the device lock and a reference on @dp. The device
+ * must be ready (added, "add" sent) and alive, and the driver stays
+ * registered for the match and the probe (an active reference), so an
+ * unregistration that returned has no match or probe with its driver left
+ * behind. dmc_device_try_drivers() does the same for every driver of the
+ * bus, matching under dmc_driver_srcu instead.
  *
  * The deferred-probe trigger count is read before the match, so a device
  * or driver appearing while match decides to defer is not missed.
@@ -239,33 +283,39 @@ static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
 	if (!drv)
 		return -ENODEV;
 	trigger = dmc_deferred_triggers();
-	ret = dmc_match(dev, drv);
-	if (ret == -EPROBE_DEFER) {
-		if (flags & DMC_TRY_PARK_DEFER) {
-			dmc_clear_waits_for(dev);
-			if (dmc_deferred_probe_add(dev, trigger, NULL))
-				dmc_deferred_kick();
-		}
-	} else if (ret <= 0) {
-		if (ret)
-			pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
-				 dev->kobj.name, drv->name, ret);
-		ret = DMC_TRY_NO_MATCH;
-	} else if ((flags & DMC_TRY_ALLOW_ASYNC) &&
-		   drv->probe_type == DMC_PROBE_ASYNC) {
-		ret = DMC_TRY_ASYNC;
-	} else {
-		ret = __dmc_really_probe(dev, drv);
-	}
+	ret = dmc_driver_matched(dev, drv, dmc_match(dev, drv), trigger, flags);
 	dmc_driver_active_put(dp);
 	return ret;
 }
 
 /*
+ * Where a walk over @priv's drivers goes on after @dp, which it left for
+ * a probe: @dp's successor while @dp is on the list, else the first
+ * driver registered after it. Caller holds dmc_driver_srcu.
+ */
+static struct list_head *dmc_drivers_after(struct dmc_subsys_private *priv,
+					   struct dmc_driver_private *dp)
+{
+	struct list_head *pos;
+
+	if (READ_ONCE(dp->on_bus))
+		return srcu_dereference(list_next_rcu(&dp->bus_entry), &dmc_driver_srcu);
+	for (pos = srcu_dereference(list_next_rcu(&priv->drivers), &dmc_driver_srcu);
+	     pos != &priv->drivers;
+	     pos = srcu_dereference(list_next_rcu(pos), &dmc_driver_srcu))
+		if (list_entry(pos, struct dmc_driver_private, bus_entry)->seq > dp->seq)
+			break;
+	return pos;
+}
+
+/*
  * Offer @dev, locked, to each driver of its bus in registration order
- * (the bus's list holds a reference on each) until one binds or the
- * device is deferred. A driver that refuses, or is asynchronous with
- * DMC_TRY_ALLOW_ASYNC, leaves the next one its chance.
+ * until one binds or the device is deferred. Matching runs under
+ * dmc_driver_srcu with no reference per driver; a driver that matched is
+ * made active and referenced, and probes outside the read side. A driver
+ * that refuses, or is asynchronous with DMC_TRY_ALLOW_ASYNC, leaves the
+ * next one its chance; if it was unregistered meanwhile, the walk goes on
+ * with the drivers registered after it.
  * Return: as dmc_driver_try(), where 0 is also "bound before",
  * DMC_TRY_NO_MATCH "no driver took it" and DMC_TRY_ASYNC "none bound,
  * an asynchronous driver matched".
@@ -273,10 +323,12 @@ static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
 static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 {
 	struct dmc_subsys_private *priv;
-	struct dmc_klist_iter it;
-	struct dmc_klist_node *n;
+	struct dmc_driver_private *dp;
+	struct dmc_driver *drv;
+	struct list_head *pos;
 	bool want_async = false;
 	int ret = DMC_TRY_NO_MATCH;
+	int idx, trigger, match;
 
 	lockdep_assert_held(&dev->mutex);
 	if (!dmc_device_probe_ready(dev))
@@ -286,17 +338,39 @@ static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 	priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
 	if (!priv)
 		return DMC_TRY_NO_MATCH;
-	dmc_klist_iter_start(&priv->klist_drivers, &it);
-	while ((n = dmc_klist_iter_next(&it))) {
-		ret = dmc_driver_try(dev, container_of(n, struct dmc_driver_private,
-						       knode_bus), flags);
+	idx = srcu_read_lock(&dmc_driver_srcu);
+	pos = srcu_dereference(list_next_rcu(&priv->drivers), &dmc_driver_srcu);
+	while (pos != &priv->drivers) {
+		dp = list_entry(pos, struct dmc_driver_private, bus_entry);
+		pos = srcu_dereference(list_next_rcu(pos), &dmc_driver_srcu);
+		drv = READ_ONCE(dp->driver);
+		if (!drv)
+			continue;	/* being unregistered */
+		trigger = dmc_deferred_triggers();
+		match = dmc_match(dev, drv);
+		if (match <= 0 && match != -EPROBE_DEFER) {
+			if (match)
+				pr_debug("dmcore: match of '%s' with '%s' failed: %d\n",
+					 dev->kobj.name, drv->name, match);
+			continue;
+		}
+		/* Matched: probe outside the read side, the driver in use. */
+		if (!dmc_driver_active_get(dp))
+			continue;
+		dmc_kobject_get(&dp->kobj);
+		srcu_read_unlock(&dmc_driver_srcu, idx);
+		ret = dmc_driver_matched(dev, drv, match, trigger, flags);
+		dmc_driver_active_put(dp);
+		idx = srcu_read_lock(&dmc_driver_srcu);
+		pos = dmc_drivers_after(priv, dp);
+		dmc_kobject_put(&dp->kobj);
 		if (!ret || ret == -EPROBE_DEFER)
 			break;
 		if (ret == DMC_TRY_ASYNC)
 			want_async = true;
 		ret = DMC_TRY_NO_MATCH;	/* refused: the next driver gets its chance */
 	}
-	dmc_klist_iter_exit(&it);
+	srcu_read_unlock(&dmc_driver_srcu, idx);
 	if (ret == DMC_TRY_NO_MATCH && want_async)
 		ret = DMC_TRY_ASYNC;
 	return ret;

@@ -277,7 +277,7 @@ EXPORT_SYMBOL_GPL(dmc_device_deferred_reason);
 int dmc_deferred_init(void)
 {
 	return dmc_klist_init(&dmc_deferred_named, dmc_deferred_get,
-			      dmc_deferred_put);
+			      dmc_deferred_put, true);
 }
 
 void dmc_deferred_exit(void)

@@ -38,6 +38,7 @@ void dmc_device_initialize(struct dmc_device *dev)
 	dev->kobj.kset = dmc_devices_kset;
 	if (dmc_kobject_init(&dev->kobj, &dmc_device_ktype))
 		return;
+	dmc_kobj_set_flag(&dev->kobj, DMC_KOBJ_IS_DEVICE);
 	mutex_init(&dev->mutex);
 	/*
 	 * Like Linux, device locks nest (a supplier's unbind takes its
@@ -213,11 +214,13 @@ static bool dmc_device_parent_went_away(struct dmc_device *dev)
 }
 
 /* Tell the bus notifiers, send "add" and offer @dev to its bus's drivers. */
-static void dmc_device_add_announce(struct dmc_device *dev)
+static void dmc_device_add_announce(struct dmc_device *dev, u64 *t)
 {
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_ADD_DEVICE);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_ADD);
+	dmc_phase_lap(DMC_PHASE_ADD_EVENT, t);
 	dmc_bus_probe_device(dev);
+	dmc_phase_lap(DMC_PHASE_ADD_PROBE, t);
 }
 
 /*
@@ -260,6 +263,7 @@ static void dmc_device_del_unbind(struct dmc_device *dev)
 int dmc_device_add(struct dmc_device *dev)
 {
 	struct dmc_kobject *dir;
+	u64 t = dmc_phase_start();
 	int err;
 
 	if (!dev)
@@ -274,6 +278,7 @@ int dmc_device_add(struct dmc_device *dev)
 	err = dmc_device_add_check(dev);
 	if (err)
 		goto out_put;
+	dmc_phase_lap(DMC_PHASE_ADD_NAME, &t);
 	dir = dmc_device_get_dir(dev);
 	if (IS_ERR(dir)) {
 		err = PTR_ERR(dir);
@@ -282,12 +287,15 @@ int dmc_device_add(struct dmc_device *dev)
 	err = dmc_kobject_add(&dev->kobj, dir, "%s", dev->kobj.name);
 	if (err)
 		goto err_dir;
+	dmc_phase_lap(DMC_PHASE_ADD_TREE, &t);
 	err = dmc_bus_add_device(dev);
 	if (err)
 		goto err_kobj;
+	dmc_phase_lap(DMC_PHASE_ADD_BUS, &t);
 	err = dmc_class_add_device(dev);
 	if (err)
 		goto err_bus;
+	dmc_phase_lap(DMC_PHASE_ADD_CLASS, &t);
 	err = dmc_device_join_parent(dev);
 	if (err)
 		goto err_class;
@@ -302,7 +310,8 @@ int dmc_device_add(struct dmc_device *dev)
 		dmc_device_put(dev);
 		return -ENOENT;
 	}
-	dmc_device_add_announce(dev);
+	dmc_phase_lap(DMC_PHASE_ADD_ORDER, &t);
+	dmc_device_add_announce(dev, &t);
 	dmc_device_put_dir(dev, dir, false);
 	dmc_device_put(dev);
 	return 0;
@@ -409,20 +418,27 @@ static struct dmc_device *dmc_device_first_child(struct dmc_device *parent)
  */
 static void dmc_device_del_one(struct dmc_device *dev)
 {
+	u64 t = dmc_phase_start();
+
 	dmc_device_del_unbind(dev);
 	dmc_device_remove_links(dev);
+	dmc_phase_lap(DMC_PHASE_DEL_UNBIND, &t);
 	dmc_class_remove_device(dev);
 	if (dev->bus)	/* unbound before it leaves its bus, as in Linux */
 		dmc_device_release_driver(dev);
 	dmc_bus_remove_device(dev);
+	dmc_phase_lap(DMC_PHASE_DEL_LISTS, &t);
 	dmc_dpm_remove(dev);
 	dmc_device_leave_parent(dev);
+	dmc_phase_lap(DMC_PHASE_DEL_ORDER, &t);
 	/* Gone already if its parent's kobject was deleted under it. */
 	if (dmc_kobject_in_tree(&dev->kobj))
 		dmc_kobject_del(&dev->kobj);
+	dmc_phase_lap(DMC_PHASE_DEL_TREE, &t);
 	dmc_device_mark_unregistered(dev);
 	dmc_device_put(dev);	/* the registration's reference */
 	dmc_device_put(dev);	/* the deleter's, from dmc_device_del_claim() */
+	dmc_phase_lap(DMC_PHASE_DEL_RELEASE, &t);
 }
 
 /* Wait until another task's deletion of @dev has finished. */
@@ -533,9 +549,13 @@ EXPORT_SYMBOL_GPL(dmc_device_del);
  */
 void dmc_device_unregister(struct dmc_device *dev)
 {
+	u64 t;
+
 	if (!dev)
 		return;
 	dmc_device_del(dev);
+	t = dmc_phase_start();
 	dmc_device_put(dev);
+	dmc_phase_lap(DMC_PHASE_DEL_RELEASE, &t);
 }
 EXPORT_SYMBOL_GPL(dmc_device_unregister);

@@ -43,7 +43,7 @@ static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
 	k = kmalloc(sizeof(*k), GFP_KERNEL);
 	if (!k)
 		return ERR_PTR(-ENOMEM);
-	if (dmc_klist_init(k, dmc_child_get, dmc_child_put)) {
+	if (dmc_klist_init(k, dmc_child_get, dmc_child_put, false)) {
 		kfree(k);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -166,14 +166,20 @@ EXPORT_SYMBOL_GPL(dmc_device_find_child);
 struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
 						 const char *name)
 {
-	struct dmc_klist *children;
-	struct dmc_klist_node *n;
+	struct dmc_kobject *kobj;
+	struct dmc_device *child;
 
 	if (!parent || !parent->p || !name)
 		return NULL;
-	children = dmc_device_children(parent->p);
-	n = children ? dmc_klist_find(children, name) : NULL;
-	return n ? container_of(n, struct dmc_device_private, knode_parent)->device
-		 : NULL;
+	/* The tree's (parent, name) index: children have no index of their own. */
+	kobj = dmc_kobject_find_child(&parent->kobj, name);
+	if (!kobj)
+		return NULL;
+	child = dmc_kobj_test_flag(kobj, DMC_KOBJ_IS_DEVICE) ? to_dmc_device(kobj) : NULL;
+	if (child && child->parent == parent && child->p &&
+	    dmc_klist_node_attached(&child->p->knode_parent))
+		return child;
+	dmc_kobject_put(kobj);
+	return NULL;
 }
 EXPORT_SYMBOL_GPL(dmc_device_find_child_by_name);

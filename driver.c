@@ -248,7 +248,8 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
 	if (!dp)
 		return -ENOMEM;
-	err = dmc_klist_init(&dp->klist_devices, dmc_drv_dev_get, dmc_drv_dev_put);
+	err = dmc_klist_init(&dp->klist_devices, dmc_drv_dev_get, dmc_drv_dev_put,
+			     false);
 	if (err) {
 		kfree(dp);
 		return err;
@@ -277,6 +278,9 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	}
 	spin_lock(&dmc_driver_p_lock);
 	drv->p = dp;
+	dp->seq = ++priv->drivers_seq;
+	list_add_tail_rcu(&dp->bus_entry, &priv->drivers);
+	WRITE_ONCE(dp->on_bus, true);
 	spin_unlock(&dmc_driver_p_lock);
 	dmc_kobject_uevent(&dp->kobj, DMC_KOBJ_ADD);
 	if (READ_ONCE(priv->drivers_autoprobe))
@@ -396,7 +400,17 @@ void dmc_driver_remove(struct dmc_driver_private *dp)
 		wait_for_completion(&dp->removed);
 		return;
 	}
-	/* No new match or probe with @drv: wait for those under way. */
+	/*
+	 * No new match or probe with @drv: off the walks' list, a grace
+	 * period for the walks matching with it, then the probes under way.
+	 */
+	spin_lock(&dmc_driver_p_lock);
+	if (dp->on_bus) {
+		list_del_rcu(&dp->bus_entry);
+		WRITE_ONCE(dp->on_bus, false);
+	}
+	spin_unlock(&dmc_driver_p_lock);
+	synchronize_srcu_expedited(&dmc_driver_srcu);
 	smp_mb();	/* clear before reading the count; pairs with dmc_driver_active_get() */
 	wait_var_event(&dp->active, !atomic_read(&dp->active));
 	dmc_klist_del(&dp->bus->klist_drivers, &dp->knode_bus);

@@ -418,22 +418,78 @@ static bool dmc_uevent_filter(struct dmc_kobject *kobj,
 	return true;
 }
 
+/*
+ * Start a variable "<key><value>" at the end of @env's buffer, with
+ * @need bytes for the value and its NUL. Return: where the value goes,
+ * or NULL (and a warning) when the event is full.
+ */
+static char *dmc_uevent_var_start(struct dmc_uevent_env *env, const char *key,
+				  size_t klen, size_t need)
+{
+	char *p = &env->buf[env->buflen];
+
+	if (env->envp_idx >= ARRAY_SIZE(env->envp) - 1 ||
+	    klen + need > sizeof(env->buf) - env->buflen) {
+		pr_warn_ratelimited("dmcore: event variables exceed %d bytes or %d variables\n",
+				    DMC_UEVENT_BUFFER_SIZE, DMC_UEVENT_NUM_ENVP);
+		return NULL;
+	}
+	memcpy(p, key, klen);
+	return p + klen;
+}
+
+/* End the variable begun above, its value @len bytes long. */
+static void dmc_uevent_var_end(struct dmc_uevent_env *env, size_t klen, size_t len)
+{
+	char *p = &env->buf[env->buflen];
+
+	p[klen + len] = '\0';
+	env->envp[env->envp_idx++] = p;
+	env->buflen += klen + len + 1;
+}
+
+/* "<key><value>" without a format, for the fixed variables. */
+static int dmc_uevent_add_str(struct dmc_uevent_env *env, const char *key,
+			      size_t klen, const char *value)
+{
+	size_t len = strlen(value);
+	char *p = dmc_uevent_var_start(env, key, klen, len + 1);
+
+	if (!p)
+		return -E2BIG;
+	memcpy(p, value, len);
+	dmc_uevent_var_end(env, klen, len);
+	return 0;
+}
+
 /* ACTION, DEVPATH and SUBSYSTEM, the first three variables. */
 static int dmc_uevent_add_base(struct dmc_uevent_env *env,
 			       enum dmc_kobject_action action,
-			       const char *devpath,
+			       struct dmc_kobject *kobj,
 			       const struct dmc_uevent_kset *ks,
 			       const char *subsystem)
 {
-	int err;
+	size_t klen = strlen("DEVPATH=");
+	int err, len;
+	char *p;
 
-	err = dmc_add_uevent_var(env, "ACTION=%s", dmc_action_names[action]);
-	if (!err)
-		err = dmc_add_uevent_var(env, "DEVPATH=%s", devpath);
-	if (!err)
-		err = dmc_add_uevent_var(env, "SUBSYSTEM=%s",
-					 subsystem ?: ks->name);
-	return err;
+	err = dmc_uevent_add_str(env, "ACTION=", strlen("ACTION="),
+				 dmc_action_names[action]);
+	if (err)
+		return err;
+	/* The path, written straight into the event under the name lock. */
+	p = dmc_uevent_var_start(env, "DEVPATH=", klen, 1);
+	if (!p)
+		return -E2BIG;
+	len = dmc_kobject_path_into(kobj, p, sizeof(env->buf) - env->buflen - klen);
+	if (len < 0) {
+		pr_warn_ratelimited("dmcore: event for '%s': path longer than %d bytes\n",
+				    kobj->name, DMC_UEVENT_BUFFER_SIZE);
+		return len;
+	}
+	dmc_uevent_var_end(env, klen, len);
+	return dmc_uevent_add_str(env, "SUBSYSTEM=", strlen("SUBSYSTEM="),
+				  subsystem ?: ks->name);
 }
 
 /* The sender's own variables, each checked as KEY=VALUE. */
@@ -507,7 +563,9 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
 	dmc_event_log_append(dmc_uevent_get(ev));
 	dmc_listeners_uevent(ev);
 	mutex_unlock(&dmc_event_mutex);
-	wake_up_interruptible_all(&dmc_event_waitq);
+	/* Only a sleeping reader needs the waitqueue's lock taken. */
+	if (wq_has_sleeper(&dmc_event_waitq))
+		wake_up_interruptible_all(&dmc_event_waitq);
 	dmc_uevent_put(ev);
 	return 0;
 }
@@ -517,14 +575,13 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
  * filter, build the variables, let the kset add its own, then number, log
  * and show the event.
  */
-static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
-				    enum dmc_kobject_action action,
-				    const char * const envp_ext[], bool synth)
+static int dmc_uevent_build_send(struct dmc_kobject *kobj,
+				 enum dmc_kobject_action action,
+				 const char * const envp_ext[], bool synth)
 {
 	struct dmc_uevent_env *env;
 	struct dmc_uevent_kset ks;
 	const char *subsystem;
-	char *devpath;
 	int err;
 
 	err = dmc_uevent_check(kobj, action);
@@ -542,12 +599,8 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 		return -ENOMEM;
 	env->envp_idx = 0;
 	env->buflen = 0;
-	err = -ENOMEM;
-	devpath = dmc_kobject_get_path(kobj, GFP_KERNEL);
-	if (!devpath)
-		goto out_free_env;
 
-	err = dmc_uevent_add_base(env, action, devpath, &ks, subsystem);
+	err = dmc_uevent_add_base(env, action, kobj, &ks, subsystem);
 	if (!err)
 		err = dmc_uevent_add_ext(env, kobj, envp_ext);
 	if (!err)
@@ -555,9 +608,19 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 	if (!err)
 		err = dmc_uevent_send(kobj, action, env, synth);
 
-	kfree(devpath);
-out_free_env:
 	kfree(env);
+	return err;
+}
+
+static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
+				    enum dmc_kobject_action action,
+				    const char * const envp_ext[], bool synth)
+{
+	u64 t = dmc_phase_start();
+	int err;
+
+	err = dmc_uevent_build_send(kobj, action, envp_ext, synth);
+	dmc_phase_lap(DMC_PHASE_EVENT, &t);
 	return err;
 }
 

@@ -7,128 +7,123 @@
  * node in the list until its walkers let go, and finding a member by name
  * means walking the list. Here a walk owns a cursor node that sits in the
  * list just after the member it returned last, as readdir on dcache-based
- * filesystems does, so a removed member leaves the list at once; and a
- * hashed index (an rhltable, as names may repeat in some sets) finds a
- * member by name in O(1) expected time.
+ * filesystems does, so a removed member leaves the list at once; and in
+ * the sets searched by name, a hashed index (hashtab.c; names may repeat
+ * in some sets) finds a member in O(1) expected time. A device's
+ * children and a driver's devices have no index of their own: a child is
+ * found by name in the tree's (parent, name) index, and nothing looks
+ * up a driver's devices by name.
  *
  * The klist's spinlock protects the list, the index and the cursors. The
  * members' get and put give and take the references that walks and
- * lookups hand out; put is called without the lock.
+ * lookups hand out; put is called without the lock. Adding and removing
+ * may sleep: the index grows and shrinks in the caller's task.
  */
 
-#include <linux/jhash.h>
-#include <linux/rhashtable.h>
 #include <linux/string.h>
 
 #include "base.h"
 
-static u32 dmc_klist_hashfn(const void *data, u32 len, u32 seed)
-{
-	const char *name = data;
-
-	return jhash(name, strlen(name), seed);
-}
-
-static u32 dmc_klist_obj_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct dmc_klist_node *n = data;
-
-	return dmc_klist_hashfn(*n->name, 0, seed);
-}
-
-static int dmc_klist_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const struct dmc_klist_node *n = obj;
-
-	return strcmp(*n->name, arg->key);
-}
-
-static const struct rhashtable_params dmc_klist_params = {
-	.head_offset = offsetof(struct dmc_klist_node, hnode),
-	.hashfn = dmc_klist_hashfn,
-	.obj_hashfn = dmc_klist_obj_hashfn,
-	.obj_cmpfn = dmc_klist_cmpfn,
-	/*
-	 * Most klists are a device's children and stay empty: start with the
-	 * smallest table (4 buckets) instead of rhashtable's default 64, which
-	 * cost every device a 1 KiB allocation. Sets that grow are resized.
-	 */
-	.nelem_hint = 2,
-	.automatic_shrinking = true,
-};
-
-/* Set up an empty klist; undone by dmc_klist_destroy(). */
+/*
+ * Set up an empty klist, with a name index if @indexed; undone by
+ * dmc_klist_destroy(). Return: 0 or -ENOMEM.
+ */
 int dmc_klist_init(struct dmc_klist *k,
 		   bool (*get)(struct dmc_klist_node *n),
-		   void (*put)(struct dmc_klist_node *n))
+		   void (*put)(struct dmc_klist_node *n), bool indexed)
 {
 	spin_lock_init(&k->lock);
 	INIT_LIST_HEAD(&k->list);
 	INIT_LIST_HEAD(&k->iters);
+	memset(&k->index, 0, sizeof(k->index));
+	k->indexed = indexed;
 	k->count = 0;
 	k->get = get;
 	k->put = put;
-	return rhltable_init(&k->index, &dmc_klist_params);
+	/* The smallest table now, so that the first add cannot fail for it. */
+	return indexed ? dmc_htab_init(&k->index) : 0;
 }
 
 /* Free the index of an empty klist. */
 void dmc_klist_destroy(struct dmc_klist *k)
 {
 	WARN_ON(k->count || !list_empty(&k->iters));
-	rhltable_destroy(&k->index);
+	dmc_htab_destroy(&k->index);
 }
 
-/* Caller holds k->lock and rcu_read_lock(). */
+/* The first member named @name (hashed to @hash), or NULL. Caller holds k->lock. */
 static struct dmc_klist_node *__dmc_klist_lookup(struct dmc_klist *k,
-						 const char *name)
+						 const char *name, u32 hash)
 {
-	struct rhlist_head *list = rhltable_lookup(&k->index, name,
-						   dmc_klist_params);
+	struct dmc_klist_node *n;
 
-	return list ? container_of(list, struct dmc_klist_node, hnode) : NULL;
+	hlist_for_each_entry(n, dmc_htab_bucket(&k->index, hash), hnode.node)
+		if (n->hnode.hash == hash && !strcmp(*n->name, name))
+			return n;
+	return NULL;
 }
 
 /*
- * Add @n at the tail, indexed by *@name. With @unique, a member with the
- * same name makes it fail with -EEXIST. The klist takes no reference: the
- * member must call dmc_klist_del() before it dies.
+ * Add @n at the tail, indexed by *@name if the klist is. With @unique (on
+ * an indexed klist), a member with the same name makes it fail with
+ * -EEXIST. The klist takes no reference: the member must call
+ * dmc_klist_del() before it dies. May sleep (to grow the index).
  */
 int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
 		  const char * const *name, bool unique)
 {
+	struct dmc_htab_resize r = {};
+	u32 hash = 0;
 	int err = 0;
 
 	n->name = name;
-	spin_lock(&k->lock);
-	if (unique) {
-		rcu_read_lock();
-		if (__dmc_klist_lookup(k, *name))
-			err = -EEXIST;
-		rcu_read_unlock();
+	if (k->indexed) {
+		hash = dmc_name_hash(*name, 0);
+		/* Unlocked: a stale count only wastes an allocation (commit checks). */
+		dmc_htab_resize_prepare(&k->index, data_race(k->count) + 1, &r);
 	}
-	if (!err)
-		err = rhltable_insert(&k->index, &n->hnode, dmc_klist_params);
+	spin_lock(&k->lock);
+	if (k->indexed) {
+		dmc_htab_resize_commit(&k->index, &r);
+		if (unique && __dmc_klist_lookup(k, *name, hash))
+			err = -EEXIST;
+		else
+			err = dmc_htab_add(&k->index, &n->hnode, hash);
+	}
 	if (!err) {
 		list_add_tail(&n->entry, &k->list);
 		k->count++;
 	}
 	spin_unlock(&k->lock);
+	dmc_htab_resize_finish(&r);
 	return err;
 }
 
-/* Remove @n; return whether it was a member. Walks skip it from now on. */
+/*
+ * Remove @n; return whether it was a member. Walks skip it from now on.
+ * May sleep (to shrink the index).
+ */
 bool dmc_klist_del(struct dmc_klist *k, struct dmc_klist_node *n)
 {
+	struct dmc_htab_resize r = {};
+	/* Unlocked: a stale count only wastes an allocation (commit checks). */
+	unsigned int count = data_race(k->count);
 	bool was = false;
 
+	if (k->indexed && count)
+		dmc_htab_resize_prepare(&k->index, count - 1, &r);
 	spin_lock(&k->lock);
 	if (n->entry.next && !list_empty(&n->entry)) {
-		rhltable_remove(&k->index, &n->hnode, dmc_klist_params);
+		if (k->indexed)
+			dmc_htab_del(&k->index, &n->hnode);
 		list_del_init(&n->entry);
 		k->count--;
 		was = true;
 	}
+	if (k->indexed)
+		dmc_htab_resize_commit(&k->index, &r);
 	spin_unlock(&k->lock);
+	dmc_htab_resize_finish(&r);
 	return was;
 }
 
@@ -146,33 +141,36 @@ bool dmc_klist_node_attached(struct dmc_klist_node *n)
 int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 		     int (*rename)(void *arg), void *arg)
 {
-	int err, err2;
+	int err;
 
 	spin_lock(&k->lock);
-	rhltable_remove(&k->index, &n->hnode, dmc_klist_params);
+	if (k->indexed)
+		dmc_htab_del(&k->index, &n->hnode);
 	err = rename(arg);
-	err2 = rhltable_insert(&k->index, &n->hnode, dmc_klist_params);
+	if (k->indexed)
+		WARN_ON(dmc_htab_add(&k->index, &n->hnode, dmc_name_hash(*n->name, 0)));
 	spin_unlock(&k->lock);
-	WARN_ON(err2);
 	return err;
 }
 
-/* A member named @name, referenced through k->get, or NULL. */
+/*
+ * A member named @name, referenced through k->get, or NULL. The klist
+ * must be indexed.
+ */
 struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 {
 	struct dmc_klist_node *n, *found = NULL;
-	struct rhlist_head *list, *pos;
+	u32 hash = dmc_name_hash(name, 0);
 
+	if (WARN_ON_ONCE(!k->indexed))
+		return NULL;
 	spin_lock(&k->lock);
-	rcu_read_lock();
-	list = rhltable_lookup(&k->index, name, dmc_klist_params);
-	rhl_for_each_entry_rcu(n, pos, list, hnode) {
-		if (k->get(n)) {
+	hlist_for_each_entry(n, dmc_htab_bucket(&k->index, hash), hnode.node) {
+		if (n->hnode.hash == hash && !strcmp(*n->name, name) && k->get(n)) {
 			found = n;
 			break;
 		}
 	}
-	rcu_read_unlock();
 	spin_unlock(&k->lock);
 	return found;
 }

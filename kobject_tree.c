@@ -27,11 +27,8 @@
  */
 
 #include <linux/export.h>
-#include <linux/hash.h>
-#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/ratelimit.h>
-#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -46,56 +43,68 @@ LIST_HEAD(dmc_roots);
 
 /* ---- the (parent, name) index ---------------------------------------- */
 
-struct dmc_sib_key {
-	const struct dmc_kobject *parent;
-	const char *name;
-};
+static struct dmc_htab dmc_sib_index;	/* dmc_tree_mutex */
 
-static u32 dmc_sib_hash(const struct dmc_kobject *parent, const char *name,
-			u32 seed)
+static u32 dmc_sib_hash(const struct dmc_kobject *parent, const char *name)
 {
-	return jhash(name, strlen(name), seed ^ hash_ptr(parent, 32));
+	return dmc_name_hash(name, (unsigned long)parent);
 }
-
-static u32 dmc_sib_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct dmc_sib_key *key = data;
-
-	return dmc_sib_hash(key->parent, key->name, seed);
-}
-
-static u32 dmc_sib_obj_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct dmc_kobject *kobj = data;
-
-	return dmc_sib_hash(kobj->parent, kobj->name, seed);
-}
-
-static int dmc_sib_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const struct dmc_sib_key *key = arg->key;
-	const struct dmc_kobject *kobj = obj;
-
-	return kobj->parent != key->parent || strcmp(kobj->name, key->name);
-}
-
-static const struct rhashtable_params dmc_sib_params = {
-	.head_offset = offsetof(struct dmc_kobject, sib_node),
-	.hashfn = dmc_sib_hashfn,
-	.obj_hashfn = dmc_sib_obj_hashfn,
-	.obj_cmpfn = dmc_sib_cmpfn,
-	.automatic_shrinking = true,
-};
-
-static struct rhashtable dmc_sib_index;
 
 /* Caller holds dmc_tree_mutex. */
 static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 					  const char *name)
 {
-	struct dmc_sib_key key = { .parent = parent, .name = name };
+	u32 hash = dmc_sib_hash(parent, name);
+	struct dmc_kobject *kobj;
 
-	return rhashtable_lookup_fast(&dmc_sib_index, &key, dmc_sib_params);
+	lockdep_assert_held(&dmc_tree_mutex);
+	hlist_for_each_entry(kobj, dmc_htab_bucket(&dmc_sib_index, hash), sib_node.node)
+		if (kobj->sib_node.hash == hash && kobj->parent == parent &&
+		    !strcmp(kobj->name, name))
+			return kobj;
+	return NULL;
+}
+
+/* Resize the index for @count members, if due. Caller holds dmc_tree_mutex. */
+static void dmc_sib_resize(unsigned int count)
+{
+	struct dmc_htab_resize r;
+
+	dmc_htab_resize_prepare(&dmc_sib_index, count, &r);
+	dmc_htab_resize_commit(&dmc_sib_index, &r);
+	dmc_htab_resize_finish(&r);
+}
+
+/* Index @kobj under its parent and name. Caller holds dmc_tree_mutex. */
+static int dmc_sib_insert(struct dmc_kobject *kobj)
+{
+	dmc_sib_resize(dmc_sib_index.count + 1);
+	return dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
+			    dmc_sib_hash(kobj->parent, kobj->name));
+}
+
+static void dmc_sib_remove(struct dmc_kobject *kobj)
+{
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
+	dmc_sib_resize(dmc_sib_index.count);
+}
+
+/*
+ * Move @kobj to the slot of its new parent or name, set by @set under
+ * dmc_name_lock (readers of names and parents take it). Cannot fail: the
+ * table keeps its size. Caller holds dmc_tree_mutex and checked for a
+ * clash.
+ */
+static void dmc_sib_rekey(struct dmc_kobject *kobj,
+			  void (*set)(struct dmc_kobject *kobj, const void *arg),
+			  const void *arg)
+{
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
+	write_lock(&dmc_name_lock);
+	set(kobj, arg);
+	write_unlock(&dmc_name_lock);
+	WARN_ON(dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
+			     dmc_sib_hash(kobj->parent, kobj->name)));
 }
 
 /* ---- reserved names ------------------------------------------------- */
@@ -228,7 +237,6 @@ struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
 int __dmc_kobject_add(struct dmc_kobject *kobj)
 {
 	struct dmc_kobject *parent = kobj->parent;
-	struct dmc_sib_key key = { .parent = parent, .name = kobj->name };
 	int err;
 
 	mutex_lock(&dmc_tree_mutex);
@@ -245,15 +253,16 @@ int __dmc_kobject_add(struct dmc_kobject *kobj)
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	err = rhashtable_lookup_insert_key(&dmc_sib_index, &key, &kobj->sib_node,
-					   dmc_sib_params);
-	if (err) {
-		if (err == -EEXIST)
-			pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
-					   kobj->name, parent ? parent->name : "",
-					   parent ? "/" : "", kobj->name);
+	if (dmc_sib_lookup(parent, kobj->name)) {
+		pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
+				   kobj->name, parent ? parent->name : "",
+				   parent ? "/" : "", kobj->name);
+		err = -EEXIST;
 		goto out_unlock;
 	}
+	err = dmc_sib_insert(kobj);
+	if (err)
+		goto out_unlock;
 	err = dmc_kset_join(kobj);
 	if (err)
 		goto out_unindex;
@@ -265,7 +274,7 @@ int __dmc_kobject_add(struct dmc_kobject *kobj)
 	return 0;
 
 out_unindex:
-	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	dmc_sib_remove(kobj);
 out_unlock:
 	mutex_unlock(&dmc_tree_mutex);
 	return err;
@@ -293,7 +302,7 @@ struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj)
 	WARN_ON(!list_empty(&kobj->children));
 	dmc_listeners_kobj_removed(kobj);
 	list_del_init(&kobj->sibling);
-	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
+	dmc_sib_remove(kobj);
 	mutex_unlock(&dmc_tree_mutex);
 	return dmc_kset_leave(kobj);
 }
@@ -321,6 +330,20 @@ static size_t dmc_fill_path(const struct dmc_kobject *kobj, char *buf,
 		buf[--n] = '/';
 	}
 	return len;
+}
+
+/*
+ * Write @kobj's path into @buf, for an event's DEVPATH. Return: its
+ * length, or -E2BIG when it does not fit in @size bytes with its NUL.
+ */
+int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size)
+{
+	size_t len;
+
+	read_lock(&dmc_name_lock);
+	len = dmc_fill_path(kobj, buf, size);
+	read_unlock(&dmc_name_lock);
+	return len + 1 > size ? -E2BIG : len;
 }
 
 /**
@@ -358,34 +381,23 @@ char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_get_path);
 
+static void dmc_kobject_set_name_ptr(struct dmc_kobject *kobj, const void *name)
+{
+	kobj->name = name;
+}
+
 /*
- * Swap @kobj's name for @name in both indexes; caller holds
- * dmc_tree_mutex and has checked for a sibling clash. Called by
- * dmc_kset_rename_member() with the kset lock held.
+ * Give @kobj the name @name in the tree's index; *@old_name is the name
+ * it had. Caller holds dmc_tree_mutex and has checked for a sibling
+ * clash. Called by dmc_kset_rename_member() with the kset lock held.
  */
 static int dmc_kobject_swap_name(struct dmc_kobject *kobj, char *name,
 				 const char **old_name)
 {
-	int err;
-
 	lockdep_assert_held(&dmc_tree_mutex);
-	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
-	write_lock(&dmc_name_lock);
 	*old_name = kobj->name;
-	kobj->name = name;
-	write_unlock(&dmc_name_lock);
-	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-				     dmc_sib_params);
-	if (err) {
-		write_lock(&dmc_name_lock);
-		kobj->name = *old_name;
-		write_unlock(&dmc_name_lock);
-		/* The slot we just left is free again: this cannot fail. */
-		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-					       dmc_sib_params));
-		*old_name = NULL;
-	}
-	return err;
+	dmc_sib_rekey(kobj, dmc_kobject_set_name_ptr, name);
+	return 0;
 }
 
 struct dmc_kset_rename {
@@ -461,6 +473,11 @@ out_unlock:
 	return err;
 }
 
+static void dmc_kobject_set_parent_ptr(struct dmc_kobject *kobj, const void *parent)
+{
+	kobj->parent = (struct dmc_kobject *)parent;
+}
+
 static bool dmc_is_ancestor(const struct dmc_kobject *a,
 			    const struct dmc_kobject *kobj)
 {
@@ -517,20 +534,7 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		goto out_unlock;
 	}
 
-	rhashtable_remove_fast(&dmc_sib_index, &kobj->sib_node, dmc_sib_params);
-	write_lock(&dmc_name_lock);
-	kobj->parent = new_parent;
-	write_unlock(&dmc_name_lock);
-	err = rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-				     dmc_sib_params);
-	if (err) {
-		write_lock(&dmc_name_lock);
-		kobj->parent = old_parent;
-		write_unlock(&dmc_name_lock);
-		WARN_ON(rhashtable_insert_fast(&dmc_sib_index, &kobj->sib_node,
-					       dmc_sib_params));
-		goto out_unlock;
-	}
+	dmc_sib_rekey(kobj, dmc_kobject_set_parent_ptr, new_parent);
 	/*
 	 * Not zero, checked above: a count reaches zero only by a put, and
 	 * the caller holds a reference on @new_parent (kobject.c).
@@ -622,12 +626,13 @@ EXPORT_SYMBOL_GPL(dmc_kobject_lookup_path);
 
 int dmc_kobject_index_init(void)
 {
-	return rhashtable_init(&dmc_sib_index, &dmc_sib_params);
+	dmc_hash_init();
+	return dmc_htab_init(&dmc_sib_index);
 }
 
 void dmc_kobject_index_exit(void)
 {
-	rhashtable_destroy(&dmc_sib_index);
+	dmc_htab_destroy(&dmc_sib_index);
 }
 
 /* ---- listeners: joining, the replay, links ------------------------------ */

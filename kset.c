@@ -46,7 +46,7 @@ static int dmc_kset_init_members(struct dmc_kset *kset)
 	int err;
 
 	err = dmc_klist_init(&kset->members, dmc_kset_member_get,
-			     dmc_kset_member_put);
+			     dmc_kset_member_put, true);
 	if (err)
 		return err;
 	dmc_kobj_set_flag(&kset->kobj, DMC_KOBJ_IS_KSET);

@@ -265,13 +265,16 @@ static struct dmc_subsys_private *dmc_subsys_alloc(const char *name)
 	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
 	if (!priv)
 		return NULL;
-	if (dmc_klist_init(&priv->klist_devices, dmc_bus_dev_get, dmc_bus_dev_put))
+	if (dmc_klist_init(&priv->klist_devices, dmc_bus_dev_get, dmc_bus_dev_put,
+			   true))
 		goto err_free;
-	if (dmc_klist_init(&priv->klist_drivers, dmc_bus_drv_get, dmc_bus_drv_put))
+	if (dmc_klist_init(&priv->klist_drivers, dmc_bus_drv_get, dmc_bus_drv_put,
+			   true))
 		goto err_devices;
 	if (dmc_kobject_set_name(&priv->subsys.kobj, "%s", name))
 		goto err_drivers;
 	BLOCKING_INIT_NOTIFIER_HEAD(&priv->bus_notifier);
+	INIT_LIST_HEAD(&priv->drivers);
 	INIT_LIST_HEAD(&priv->interfaces);
 	mutex_init(&priv->mutex);
 	return priv;

@@ -14,6 +14,11 @@
 #                 (empty: none)
 #   BENCH_CHAIN   length of the deferral chain, default 1000
 #   BENCH_REPS    N:reps,... repetitions per size (other sizes: 1)
+#   BENCH_SCEN    scenarios, default "devices bind lookup events"
+#   BENCH_MIRROR  0: skip the first pass (the mirror on), default 1
+#   BENCH_PHASES  sizes at which dmcore's devices and bind run once more
+#                 without the mirror, with the core's phase clocks on
+#                 (default 100000; empty: none)
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
@@ -21,6 +26,8 @@ NS=$(echo "${BENCH_NS:-1000,10000,100000}" | tr , ' ')
 BIG=${BENCH_BIG-1000000}
 CHAIN=${BENCH_CHAIN:-1000}
 REPS=$(echo "${BENCH_REPS:-1000:5,10000:3,100000:3}" | tr , ' ')
+SCEN=${BENCH_SCEN:-devices bind lookup events}
+PHASES=$(echo "${BENCH_PHASES-100000}" | tr , ' ')
 RUN=$DMC_DEBUGFS/dmc_bench/run
 EVREAD=$DMC_FILES/evread
 mirror=1
@@ -49,7 +56,7 @@ quiesce() {
 bench() {
 	rep=$1
 	shift
-	case $1 in devices|bind|floor) quiesce ;; esac
+	case $1 in devices|bind|floor|phases) quiesce ;; esac
 	if ! echo "$*" >"$RUN"; then
 		echo "DMC-FAIL: bench $* failed: $(cat "$RUN")"
 		rc=1
@@ -79,7 +86,7 @@ real_too() {
 pass() {
 	for n in $2; do
 		reps=$(reps_for "$n")
-		for scen in devices bind lookup events; do
+		for scen in $SCEN; do
 			r=1
 			while [ $r -le "$reps" ]; do
 				for side in $1; do
@@ -107,6 +114,7 @@ pass() {
 		fi
 	done
 	r=1
+	[ "$CHAIN" -gt 0 ] || return 0
 	while [ $r -le 3 ]; do
 		for side in $1; do
 			[ "$side" = real ] && ! real_too chain "$CHAIN" && continue
@@ -118,7 +126,7 @@ pass() {
 
 echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: insmod dmc_bench"; exit 1; }
-pass "real dmc" "$NS"
+[ "${BENCH_MIRROR:-1}" = 0 ] || pass "real dmc" "$NS"
 
 # The same boot, the mirror off: reload dmcore with export=0.
 rmmod dmc_bench && rmmod dmcore &&
@@ -130,6 +138,11 @@ mirror=0
 # not runs a quarter of an hour apart (the host's speed drifts).
 REAL_AGAIN="devices bind"
 pass "real dmc" "$NS ${BIG}"
+# Where dmcore's time goes: the same scenarios once more, phase clocks on.
+for n in $PHASES; do
+	bench 1 phases devices "$n"
+	bench 1 phases bind "$n"
+done
 rmmod dmc_bench
 rmmod dmcore
 exit $rc

@@ -20,6 +20,11 @@
  *	floor N			raw debugfs: the mirror's entries for N
  *				devices, created and removed
  *	hold N | release	leave N dmcore devices registered / remove them
+ *	phases devices|bind N	dmcore's side of that scenario with the
+ *				core's phase clocks on; the line also
+ *				gives each phase's total ("ph_<name>=
+ *				cycles/calls") and the clock's rate
+ *				("tsc_khz=")
  *
  * A result line is "cmd=... side=... n=... ns0=... ns1=... ns2=...
  * count=... probes=... ops=... mem=... entries=... err=...": phase totals
@@ -37,11 +42,16 @@
 #include <linux/uaccess.h>
 #include <linux/mm.h>
 #include <dmcore/device.h>
+#include <dmcore/phase.h>
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
 
 #include "dmc_bench.h"
 
 static DEFINE_MUTEX(dmc_bench_lock);	/* one command at a time; the result */
-static char dmc_bench_out[512];
+static char dmc_bench_out[1536];
+static char dmc_bench_extra[1024];	/* the phases' part of the line */
 static struct dentry *dmc_bench_dir;
 
 s64 dmc_bench_slab_bytes(void)
@@ -109,6 +119,37 @@ static int dmc_bench_run(const char *cmd, const char *side, unsigned int n,
 	return -EINVAL;
 }
 
+/*
+ * dmcore's devices or bind scenario with the phase clocks on, their
+ * totals appended to @out.
+ */
+static int dmc_bench_phases(const char *scen, unsigned int n,
+			    struct dmc_bench_result *r, char *out, size_t size)
+{
+	struct dmc_phase_stats st;
+	unsigned int khz = 0;
+	size_t len = 0;
+	int err, i;
+
+	if (strcmp(scen, "devices") && strcmp(scen, "bind"))
+		return -EINVAL;
+	dmc_phase_clocks(true);
+	if (!strcmp(scen, "devices"))
+		err = dmc_bench_dmc_devices(n, r);
+	else
+		err = dmc_bench_dmc_bind(n, r);
+	dmc_phase_read(&st);
+	dmc_phase_clocks(false);
+#ifdef CONFIG_X86
+	khz = tsc_khz;
+#endif
+	len += scnprintf(out + len, size - len, " tsc_khz=%u", khz);
+	for (i = 0; i < DMC_PHASE_NR; i++)
+		len += scnprintf(out + len, size - len, " ph_%s=%llu/%llu",
+				 dmc_phase_name(i), st.cycles[i], st.calls[i]);
+	return err;
+}
+
 static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
@@ -127,6 +168,7 @@ static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&dmc_bench_lock);
+	dmc_bench_extra[0] = '\0';
 	if (!strcmp(cmd, "floor") && args >= 2 && !kstrtouint(side, 10, &n) && n) {
 		err = dmc_bench_floor(n, &r);
 		strscpy(side, "debugfs", sizeof(side));
@@ -137,6 +179,9 @@ static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 		dmc_bench_dmc_release_held();
 		dmc_bench_mirror_settle();
 		err = 0;
+	} else if (!strcmp(cmd, "phases") && args >= 3 && n) {
+		err = dmc_bench_phases(side, n, &r, dmc_bench_extra,
+				       sizeof(dmc_bench_extra));
 	} else if (!strcmp(cmd, "evlog") && args >= 2 && !kstrtouint(side, 10, &n)) {
 		err = dmc_event_log_set_capacity(n);
 	} else if (args >= 3) {
@@ -147,9 +192,9 @@ static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 		err = -EINVAL;
 	}
 	snprintf(dmc_bench_out, sizeof(dmc_bench_out),
-		 "cmd=%s side=%s n=%u ns0=%llu ns1=%llu ns2=%llu count=%llu probes=%llu ops=%llu mem=%lld entries=%llu err=%d\n",
+		 "cmd=%s side=%s n=%u ns0=%llu ns1=%llu ns2=%llu count=%llu probes=%llu ops=%llu mem=%lld entries=%llu err=%d%s\n",
 		 cmd, side, n, r.ns[0], r.ns[1], r.ns[2], r.count, r.probes,
-		 r.ops, r.mem, r.entries, err);
+		 r.ops, r.mem, r.entries, err, dmc_bench_extra);
 	mutex_unlock(&dmc_bench_lock);
 	return err ? err : count;
 }

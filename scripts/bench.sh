@@ -16,7 +16,10 @@
 #   BENCH_NS      sizes, comma-separated (default 1000,10000,100000)
 #   BENCH_BIG     dmcore-only size without the mirror (default 1000000)
 #   BENCH_REPS    N:reps,... (default 1000:5,10000:3,100000:3)
-#   BENCH_CHAIN   deferral chain length (default 1000)
+#   BENCH_CHAIN   deferral chain length (default 1000; 0: none)
+#   BENCH_SCEN    scenarios (default "devices bind lookup events")
+#   BENCH_MIRROR  0: no pass with the mirror on (default 1)
+#   BENCH_PHASES  sizes for the phase-clock runs (default 100000)
 #   BENCH_MEM     guest memory (default 4G); BENCH_TIMEOUT seconds (3600)
 # Output also goes to .build/bench/: guest.log (raw result lines) and
 # console.log (the guest kernel's log).
@@ -37,7 +40,7 @@ gcc -O2 -Wall -static -o "$out/evread" "$DMC_ROOT/bench/evread.c" ||
 	die "cannot build bench/evread.c"
 
 envs=()
-for v in BENCH_NS BENCH_BIG BENCH_REPS BENCH_CHAIN; do
+for v in BENCH_NS BENCH_BIG BENCH_REPS BENCH_CHAIN BENCH_SCEN BENCH_MIRROR BENCH_PHASES; do
 	[ -n "${!v+set}" ] && envs+=(--env "$v=${!v}")
 done
 

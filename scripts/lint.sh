@@ -14,7 +14,8 @@
 #               same call, else a fresh build in .build/layers; nm lists
 #               what each object of dmcore.ko defines and uses, and no
 #               object may use a symbol of a higher floor (FLOOR below:
-#               klist, kobject, device, self-check, clients, module), and
+#               base, klist, kobject, device, self-check, clients,
+#               module), and
 #               no two objects may use each other, directly or through
 #               others (a cycle in the graph of files); the references
 #               are listed in .build/logs/lint-layers.log
@@ -151,6 +152,7 @@ lint_w1() {
 # own floor and of floors below it, never above. Every object file of
 # dmcore.ko must be placed here.
 declare -A FLOOR=(
+	[hashtab]=0 [phase]=0
 	[klist]=1
 	[kobject]=2 [kobject_tree]=2 [kobject_attr]=2 [kobject_debug]=2 [kset]=2 [listener]=2
 	[event]=2
@@ -162,7 +164,7 @@ declare -A FLOOR=(
 	[bridge]=5 [bridge_shadow]=5
 	[dm_core]=6
 )
-FLOOR_NAME=([1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=module)
+FLOOR_NAME=([0]=base [1]=klist [2]=kobject [3]=device [4]=self-check [5]=client [6]=module)
 
 # The cycles (strongly connected groups of two or more files) in the
 # "a -> b: sym" lines of $1, one per line, names sorted.

@@ -13,19 +13,19 @@
 #define _DMCORE_KLIST_H
 
 #include <linux/list.h>
-#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <dmcore/hashtab.h>
 
 /**
  * struct dmc_klist_node - membership of one object in one klist
  * @entry: place in the member list
- * @hnode: place in the name index
+ * @hnode: place in the name index (indexed klists)
  * @name: where the member keeps its name (e.g. &kobj->name)
  */
 struct dmc_klist_node {
 	struct list_head entry;
-	struct rhlist_head hnode;
+	struct dmc_hnode hnode;
 	const char * const *name;
 };
 
@@ -34,7 +34,8 @@ struct dmc_klist_node {
  * @lock: protects everything below
  * @list: members in joining order, with iterator cursors among them
  * @iters: active iterators
- * @index: members by name
+ * @index: members by name, if @indexed (names may repeat)
+ * @indexed: whether @index is kept
  * @count: number of members
  * @get: take a reference on a member unless it is dying (false then)
  * @put: drop that reference; called without @lock, may sleep
@@ -43,7 +44,8 @@ struct dmc_klist {
 	spinlock_t lock;	/* protects all of the below */
 	struct list_head list;
 	struct list_head iters;
-	struct rhltable index;
+	struct dmc_htab index;
+	bool indexed;
 	unsigned int count;
 	bool (*get)(struct dmc_klist_node *n);
 	void (*put)(struct dmc_klist_node *n);

@@ -15,7 +15,7 @@
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
-#include <linux/rhashtable-types.h>
+#include <dmcore/hashtab.h>
 #include <linux/types.h>
 #include <dmcore/klist.h>
 
@@ -108,6 +108,7 @@ enum dmc_kobject_flag {
 	DMC_KOBJ_REMOVE_SENT,		/* the "remove" event went out */
 	DMC_KOBJ_UEVENT_SUPPRESS,	/* send no events for this object */
 	DMC_KOBJ_IS_KSET,		/* embedded in a registered dmc_kset */
+	DMC_KOBJ_IS_DEVICE,		/* embedded in a dmc_device (initialized) */
 };
 
 /**
@@ -133,7 +134,7 @@ struct dmc_kobject {
 
 	/* private to the core */
 	struct dmc_klist_node kset_node; /* in kset->members */
-	struct rhash_head sib_node;	/* in the (parent, name) index */
+	struct dmc_hnode sib_node;	/* in the (parent, name) index */
 	struct list_head children;	/* in-tree children */
 	struct list_head sibling;	/* in parent->children */
 	struct list_head live;		/* every initialized kobject */
