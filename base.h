@@ -240,21 +240,22 @@ unsigned long dmc_kobject_report_leaks(void);
 
 /* hashtab.c */
 struct dmc_htab_resize {
-	struct hlist_head *buckets;	/* to swap in, then to free */
-	struct hlist_head *from;	/* the table's buckets when prepared */
+	struct dmc_hnode **buckets;	/* to swap in, then to free */
+	struct dmc_hnode **from;	/* the table's buckets when prepared */
 	unsigned int bits;
 };
 
 void dmc_hash_init(void);
-int dmc_htab_init(struct dmc_htab *t);
 u32 dmc_name_hash(const char *name, unsigned long salt);
-struct hlist_head *dmc_htab_bucket(const struct dmc_htab *t, u32 hash);
+int dmc_htab_init(struct dmc_htab *t);
+struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash);
 void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
 			     struct dmc_htab_resize *r);
-void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r);
+void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
+			    u32 (*hashfn)(const struct dmc_hnode *n));
 void dmc_htab_resize_finish(struct dmc_htab_resize *r);
-int dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
-void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n);
+void dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
+void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
 void dmc_htab_destroy(struct dmc_htab *t);
 
 /* klist.c */
@@ -283,6 +284,7 @@ void dmc_listeners_kobj_removed(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
+bool dmc_listeners_want_links(void);
 void dmc_listeners_link_added(struct dmc_kobject *kobj, const char *name,
 			      struct dmc_kobject *target);
 void dmc_listeners_link_removed(struct dmc_kobject *kobj, const char *name);

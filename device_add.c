@@ -284,7 +284,7 @@ int dmc_device_add(struct dmc_device *dev)
 		err = PTR_ERR(dir);
 		goto out_put;
 	}
-	err = dmc_kobject_add(&dev->kobj, dir, "%s", dev->kobj.name);
+	err = dmc_kobject_add(&dev->kobj, dir, NULL);	/* named by _prepare() */
 	if (err)
 		goto err_dir;
 	dmc_phase_lap(DMC_PHASE_ADD_TREE, &t);

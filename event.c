@@ -22,6 +22,7 @@
 
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/ratelimit.h>
@@ -157,32 +158,56 @@ static struct dmc_uevent *dmc_uevent_alloc(const struct dmc_uevent_env *env)
 	return ev;
 }
 
+/* The number of decimal digits of @v. */
+static unsigned int dmc_u64_digits(u64 v)
+{
+	unsigned int n = 1;
+
+	while (v >= 10) {
+		v = div_u64(v, 10);
+		n++;
+	}
+	return n;
+}
+
+/* Write @v in decimal at @buf, without a NUL. Return: its length. */
+static unsigned int dmc_u64_put(char *buf, u64 v)
+{
+	unsigned int n = dmc_u64_digits(v), i = n;
+	u32 rem;
+
+	do {
+		v = div_u64_rem(v, 10, &rem);
+		buf[--i] = '0' + rem;
+	} while (i);
+	return n;
+}
+
 /*
  * Fill @ev from @env with its SEQNUM as fourth variable. @env holds
- * ACTION, DEVPATH and SUBSYSTEM first.
+ * ACTION, DEVPATH and SUBSYSTEM first, its strings one after the other
+ * in its buffer, so they are copied in two blocks around SEQNUM.
  */
 static void dmc_uevent_fill(struct dmc_uevent *ev, const struct dmc_uevent_env *env,
 			    enum dmc_kobject_action action, u64 seqnum)
 {
-	unsigned int i, len = 0;
+	size_t head = env->envp_idx > 3 ? env->envp[3] - env->buf : env->buflen;
 	char *p = ev->buf;
+	size_t len;
 
 	ev->seqnum = seqnum;
 	ev->action = action;
-	for (i = 0; i < env->envp_idx; i++) {
-		size_t l = strlen(env->envp[i]) + 1;
-
-		if (i == 1)
-			ev->devpath = p + len + strlen("DEVPATH=");
-		if (i == 2)
-			ev->subsystem = p + len + strlen("SUBSYSTEM=");
-		memcpy(p + len, env->envp[i], l);
-		len += l;
-		if (i == 2)
-			len += sprintf(p + len, "SEQNUM=%llu", seqnum) + 1;
-	}
+	memcpy(p, env->buf, head);
+	ev->devpath = p + (env->envp[1] - env->buf) + strlen("DEVPATH=");
+	ev->subsystem = p + (env->envp[2] - env->buf) + strlen("SUBSYSTEM=");
+	len = head;
+	memcpy(p + len, "SEQNUM=", strlen("SEQNUM="));
+	len += strlen("SEQNUM=");
+	len += dmc_u64_put(p + len, seqnum);
+	p[len++] = '\0';
+	memcpy(p + len, env->buf + head, env->buflen - head);
 	ev->nvars = env->envp_idx + 1;
-	ev->len = len;
+	ev->len = len + env->buflen - head;
 }
 
 static void dmc_uevent_release(struct kref *kref)
@@ -547,7 +572,7 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
 
 	mutex_lock(&dmc_event_mutex);
 	/* SEQNUM is added last but must fit like any other variable. */
-	if (env->buflen + snprintf(NULL, 0, "SEQNUM=%llu", dmc_seqnum + 1) + 1 >
+	if (env->buflen + strlen("SEQNUM=") + dmc_u64_digits(dmc_seqnum + 1) + 1 >
 	    DMC_UEVENT_BUFFER_SIZE) {
 		mutex_unlock(&dmc_event_mutex);
 		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
@@ -577,7 +602,7 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
  */
 static int dmc_uevent_build_send(struct dmc_kobject *kobj,
 				 enum dmc_kobject_action action,
-				 const char * const envp_ext[], bool synth)
+				 const char * const envp_ext[], bool synth, u64 *t)
 {
 	struct dmc_uevent_env *env;
 	struct dmc_uevent_kset ks;
@@ -605,8 +630,10 @@ static int dmc_uevent_build_send(struct dmc_kobject *kobj,
 		err = dmc_uevent_add_ext(env, kobj, envp_ext);
 	if (!err)
 		err = dmc_uevent_kset_hook(env, kobj, &ks);
+	dmc_phase_lap(DMC_PHASE_EVENT_BUILD, t);
 	if (!err)
 		err = dmc_uevent_send(kobj, action, env, synth);
+	dmc_phase_lap(DMC_PHASE_EVENT_LOG, t);
 
 	kfree(env);
 	return err;
@@ -616,11 +643,11 @@ static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				    enum dmc_kobject_action action,
 				    const char * const envp_ext[], bool synth)
 {
-	u64 t = dmc_phase_start();
+	u64 t0 = dmc_phase_start(), t = t0;
 	int err;
 
-	err = dmc_uevent_build_send(kobj, action, envp_ext, synth);
-	dmc_phase_lap(DMC_PHASE_EVENT, &t);
+	err = dmc_uevent_build_send(kobj, action, envp_ext, synth, &t);
+	dmc_phase_lap(DMC_PHASE_EVENT, &t0);
 	return err;
 }
 

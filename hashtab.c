@@ -16,9 +16,10 @@
  * (dmc_htab_resize_finish()). A table that could not grow stays correct,
  * its chains only longer.
  *
- * Every member keeps its full hash: buckets are picked from it and a
- * lookup compares it before the key. Names are hashed with a seed drawn
- * at load, so names chosen by a user cannot be made to collide.
+ * A member is one pointer, as in rhashtable: buckets are singly linked,
+ * and removal and resizing find a member's bucket again from its key.
+ * Names are hashed with a seed drawn at load, so names chosen by a user
+ * cannot be made to collide.
  */
 
 #include <linux/hash.h>
@@ -53,10 +54,10 @@ int dmc_htab_init(struct dmc_htab *t)
 	return t->buckets ? 0 : -ENOMEM;
 }
 
-/* The bucket of @hash; the table has buckets. */
-struct hlist_head *dmc_htab_bucket(const struct dmc_htab *t, u32 hash)
+/* The first member of @hash's bucket, to walk with ->next. */
+struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash)
 {
-	return &t->buckets[hash_32(hash, t->bits)];
+	return t->buckets ? t->buckets[hash_32(hash, t->bits)] : NULL;
 }
 
 /* The size @t should have with @count members: its bits now, or new ones. */
@@ -65,8 +66,6 @@ static unsigned int dmc_htab_target_bits(const struct dmc_htab *t,
 {
 	unsigned int bits = t->bits;
 
-	if (!t->buckets)
-		return count ? DMC_HTAB_MIN_BITS : 0;
 	while (count > (2U << bits) && bits < 30)
 		bits += 2;
 	while (bits > DMC_HTAB_MIN_BITS && count < (1U << bits) / 8)
@@ -76,8 +75,8 @@ static unsigned int dmc_htab_target_bits(const struct dmc_htab *t,
 
 /**
  * dmc_htab_resize_prepare() - allocate buckets for @t's next size, if due
- * @t: the table (read without its lock: a stale read only costs a wasted
- *	allocation, which dmc_htab_resize_commit() notices)
+ * @t: the table, initialized (read without its lock: a stale read only
+ *	costs a wasted allocation, which dmc_htab_resize_commit() notices)
  * @count: the number of members @t will have after the caller's change
  * @r: filled; pass it to dmc_htab_resize_commit() and _finish()
  *
@@ -91,7 +90,7 @@ void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
 	r->buckets = NULL;
 	r->from = READ_ONCE(t->buckets);
 	r->bits = bits;
-	if (bits && (bits != READ_ONCE(t->bits) || !r->from))
+	if (r->from && bits != READ_ONCE(t->bits))
 		r->buckets = kvcalloc(1U << bits, sizeof(*r->buckets),
 				      GFP_KERNEL | __GFP_NOWARN);
 }
@@ -100,22 +99,26 @@ void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
  * dmc_htab_resize_commit() - swap in the buckets of _prepare(), rehashing
  * @t: the table; the caller holds its lock
  * @r: from dmc_htab_resize_prepare(); afterwards it holds what to free
+ * @hashfn: the hash of a member (of its key, as it was added)
  *
  * Does nothing when the allocation failed or @t changed size since.
  */
-void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r)
+void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
+			    u32 (*hashfn)(const struct dmc_hnode *n))
 {
-	struct hlist_head *old = t->buckets;
-	struct dmc_hnode *pos;
-	struct hlist_node *tmp;
+	struct dmc_hnode **old = t->buckets, *pos, *next, **b;
 	unsigned int i;
 
 	if (!r->buckets || old != r->from)
 		return;
-	for (i = 0; old && i < (1U << t->bits); i++)
-		hlist_for_each_entry_safe(pos, tmp, &old[i], node)
-			hlist_add_head(&pos->node,
-				       &r->buckets[hash_32(pos->hash, r->bits)]);
+	for (i = 0; i < (1U << t->bits); i++) {
+		for (pos = old[i]; pos; pos = next) {
+			next = pos->next;
+			b = &r->buckets[hash_32(hashfn(pos), r->bits)];
+			pos->next = *b;
+			*b = pos;
+		}
+	}
 	t->buckets = r->buckets;
 	t->bits = r->bits;
 	r->buckets = old;
@@ -127,24 +130,30 @@ void dmc_htab_resize_finish(struct dmc_htab_resize *r)
 	kvfree(r->buckets);
 }
 
-/*
- * Add @n with @hash; caller holds the lock. Return: -ENOMEM if the table
- * has no buckets yet (its first allocation failed).
- */
-int dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash)
+/* Add @n with @hash; caller holds the lock. */
+void dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash)
 {
-	if (!t->buckets)
-		return -ENOMEM;
-	n->hash = hash;
-	hlist_add_head(&n->node, dmc_htab_bucket(t, hash));
+	struct dmc_hnode **b = &t->buckets[hash_32(hash, t->bits)];
+
+	n->next = *b;
+	*b = n;
 	t->count++;
-	return 0;
 }
 
-/* Remove @n, a member; caller holds the lock. */
-void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n)
+/*
+ * Remove @n, a member added with @hash; caller holds the lock. Walks its
+ * bucket (two members on average) to find what points to it.
+ */
+void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n, u32 hash)
 {
-	hlist_del_init(&n->node);
+	struct dmc_hnode **pp = &t->buckets[hash_32(hash, t->bits)];
+
+	while (*pp && *pp != n)
+		pp = &(*pp)->next;
+	if (WARN_ON_ONCE(!*pp))
+		return;
+	*pp = n->next;
+	n->next = NULL;
 	t->count--;
 }
 

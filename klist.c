@@ -51,15 +51,28 @@ void dmc_klist_destroy(struct dmc_klist *k)
 	dmc_htab_destroy(&k->index);
 }
 
+#define dmc_klist_hnode(h)	container_of(h, struct dmc_klist_node, hnode)
+
+static u32 dmc_klist_hash(const char *name)
+{
+	return dmc_name_hash(name, 0);
+}
+
+/* A member's hash, for resizing the index. */
+static u32 dmc_klist_node_hash(const struct dmc_hnode *h)
+{
+	return dmc_klist_hash(*dmc_klist_hnode(h)->name);
+}
+
 /* The first member named @name (hashed to @hash), or NULL. Caller holds k->lock. */
 static struct dmc_klist_node *__dmc_klist_lookup(struct dmc_klist *k,
 						 const char *name, u32 hash)
 {
-	struct dmc_klist_node *n;
+	struct dmc_hnode *h;
 
-	hlist_for_each_entry(n, dmc_htab_bucket(&k->index, hash), hnode.node)
-		if (n->hnode.hash == hash && !strcmp(*n->name, name))
-			return n;
+	for (h = dmc_htab_first(&k->index, hash); h; h = h->next)
+		if (!strcmp(*dmc_klist_hnode(h)->name, name))
+			return dmc_klist_hnode(h);
 	return NULL;
 }
 
@@ -78,17 +91,17 @@ int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
 
 	n->name = name;
 	if (k->indexed) {
-		hash = dmc_name_hash(*name, 0);
+		hash = dmc_klist_hash(*name);
 		/* Unlocked: a stale count only wastes an allocation (commit checks). */
 		dmc_htab_resize_prepare(&k->index, data_race(k->count) + 1, &r);
 	}
 	spin_lock(&k->lock);
 	if (k->indexed) {
-		dmc_htab_resize_commit(&k->index, &r);
+		dmc_htab_resize_commit(&k->index, &r, dmc_klist_node_hash);
 		if (unique && __dmc_klist_lookup(k, *name, hash))
 			err = -EEXIST;
 		else
-			err = dmc_htab_add(&k->index, &n->hnode, hash);
+			dmc_htab_add(&k->index, &n->hnode, hash);
 	}
 	if (!err) {
 		list_add_tail(&n->entry, &k->list);
@@ -115,13 +128,13 @@ bool dmc_klist_del(struct dmc_klist *k, struct dmc_klist_node *n)
 	spin_lock(&k->lock);
 	if (n->entry.next && !list_empty(&n->entry)) {
 		if (k->indexed)
-			dmc_htab_del(&k->index, &n->hnode);
+			dmc_htab_del(&k->index, &n->hnode, dmc_klist_hash(*n->name));
 		list_del_init(&n->entry);
 		k->count--;
 		was = true;
 	}
 	if (k->indexed)
-		dmc_htab_resize_commit(&k->index, &r);
+		dmc_htab_resize_commit(&k->index, &r, dmc_klist_node_hash);
 	spin_unlock(&k->lock);
 	dmc_htab_resize_finish(&r);
 	return was;
@@ -145,10 +158,10 @@ int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 
 	spin_lock(&k->lock);
 	if (k->indexed)
-		dmc_htab_del(&k->index, &n->hnode);
+		dmc_htab_del(&k->index, &n->hnode, dmc_klist_hash(*n->name));
 	err = rename(arg);
 	if (k->indexed)
-		WARN_ON(dmc_htab_add(&k->index, &n->hnode, dmc_name_hash(*n->name, 0)));
+		dmc_htab_add(&k->index, &n->hnode, dmc_klist_hash(*n->name));
 	spin_unlock(&k->lock);
 	return err;
 }
@@ -160,13 +173,15 @@ int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 {
 	struct dmc_klist_node *n, *found = NULL;
-	u32 hash = dmc_name_hash(name, 0);
+	u32 hash = dmc_klist_hash(name);
+	struct dmc_hnode *h;
 
 	if (WARN_ON_ONCE(!k->indexed))
 		return NULL;
 	spin_lock(&k->lock);
-	hlist_for_each_entry(n, dmc_htab_bucket(&k->index, hash), hnode.node) {
-		if (n->hnode.hash == hash && !strcmp(*n->name, name) && k->get(n)) {
+	for (h = dmc_htab_first(&k->index, hash); h; h = h->next) {
+		n = dmc_klist_hnode(h);
+		if (!strcmp(*n->name, name) && k->get(n)) {
 			found = n;
 			break;
 		}

@@ -283,6 +283,30 @@ EXPORT_SYMBOL_GPL(dmc_kobject_put);
 
 /* ---- add and del (the tree itself: kobject_tree.c) --------------------- */
 
+/*
+ * dmc_kobject_add() without a format: the name set before (by
+ * dmc_kobject_set_name(), or preset before init) is kept, as Linux's
+ * kobject_add() keeps it for a NULL format, and only checked.
+ */
+static int dmc_kobject_keep_name(struct dmc_kobject *kobj)
+{
+	int err;
+
+	if (!kobj->name) {
+		pr_err_ratelimited("dmcore: kobject %p added without a name\n", kobj);
+		return -EINVAL;
+	}
+	err = dmc_kobject_check_name(kobj->name);
+	if (err) {
+		pr_err_ratelimited("dmcore: bad kobject name '%.32s'\n", kobj->name);
+		return err;
+	}
+	/* The object owns its name (it frees it): made path-safe in place. */
+	if (strchr(kobj->name, '/'))
+		strreplace((char *)kobj->name, '/', '!');
+	return 0;
+}
+
 static __printf(3, 0) int dmc_kobject_add_vargs(struct dmc_kobject *kobj,
 						struct dmc_kobject *parent,
 						const char *fmt, va_list vargs)
@@ -301,7 +325,10 @@ static __printf(3, 0) int dmc_kobject_add_vargs(struct dmc_kobject *kobj,
 		return -EINVAL;
 	}
 
-	err = dmc_kobject_set_name_vargs(kobj, fmt, vargs);
+	if (fmt)
+		err = dmc_kobject_set_name_vargs(kobj, fmt, vargs);
+	else
+		err = dmc_kobject_keep_name(kobj);
 	if (err)
 		return err;
 
@@ -322,7 +349,9 @@ static __printf(3, 0) int dmc_kobject_add_vargs(struct dmc_kobject *kobj,
  * @kobj: an initialized object, not yet added
  * @parent: its parent, or NULL: then the kobject's kset (if set) is the
  *	parent, else the object is top-level
- * @fmt: printf-style format of the name; a '/' is replaced by '!'
+ * @fmt: printf-style format of the name; a '/' is replaced by '!'. NULL
+ *	keeps the name @kobj has (set with dmc_kobject_set_name()), as
+ *	Linux's kobject_add() does.
  *
  * Takes a reference on the parent, held until @kobj is released, and on
  * the kset while @kobj is a member. Does not send the "add" event: send

@@ -50,18 +50,27 @@ static u32 dmc_sib_hash(const struct dmc_kobject *parent, const char *name)
 	return dmc_name_hash(name, (unsigned long)parent);
 }
 
+static u32 dmc_sib_node_hash(const struct dmc_hnode *h)
+{
+	const struct dmc_kobject *kobj = container_of(h, struct dmc_kobject, sib_node);
+
+	return dmc_sib_hash(kobj->parent, kobj->name);
+}
+
 /* Caller holds dmc_tree_mutex. */
 static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 					  const char *name)
 {
 	u32 hash = dmc_sib_hash(parent, name);
 	struct dmc_kobject *kobj;
+	struct dmc_hnode *h;
 
 	lockdep_assert_held(&dmc_tree_mutex);
-	hlist_for_each_entry(kobj, dmc_htab_bucket(&dmc_sib_index, hash), sib_node.node)
-		if (kobj->sib_node.hash == hash && kobj->parent == parent &&
-		    !strcmp(kobj->name, name))
+	for (h = dmc_htab_first(&dmc_sib_index, hash); h; h = h->next) {
+		kobj = container_of(h, struct dmc_kobject, sib_node);
+		if (kobj->parent == parent && !strcmp(kobj->name, name))
 			return kobj;
+	}
 	return NULL;
 }
 
@@ -71,21 +80,22 @@ static void dmc_sib_resize(unsigned int count)
 	struct dmc_htab_resize r;
 
 	dmc_htab_resize_prepare(&dmc_sib_index, count, &r);
-	dmc_htab_resize_commit(&dmc_sib_index, &r);
+	dmc_htab_resize_commit(&dmc_sib_index, &r, dmc_sib_node_hash);
 	dmc_htab_resize_finish(&r);
 }
 
 /* Index @kobj under its parent and name. Caller holds dmc_tree_mutex. */
-static int dmc_sib_insert(struct dmc_kobject *kobj)
+static void dmc_sib_insert(struct dmc_kobject *kobj)
 {
 	dmc_sib_resize(dmc_sib_index.count + 1);
-	return dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
-			    dmc_sib_hash(kobj->parent, kobj->name));
+	dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
+		     dmc_sib_hash(kobj->parent, kobj->name));
 }
 
 static void dmc_sib_remove(struct dmc_kobject *kobj)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node,
+		     dmc_sib_hash(kobj->parent, kobj->name));
 	dmc_sib_resize(dmc_sib_index.count);
 }
 
@@ -99,12 +109,13 @@ static void dmc_sib_rekey(struct dmc_kobject *kobj,
 			  void (*set)(struct dmc_kobject *kobj, const void *arg),
 			  const void *arg)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node,
+		     dmc_sib_hash(kobj->parent, kobj->name));
 	write_lock(&dmc_name_lock);
 	set(kobj, arg);
 	write_unlock(&dmc_name_lock);
-	WARN_ON(dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
-			     dmc_sib_hash(kobj->parent, kobj->name)));
+	dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
+		     dmc_sib_hash(kobj->parent, kobj->name));
 }
 
 /* ---- reserved names ------------------------------------------------- */
@@ -260,9 +271,7 @@ int __dmc_kobject_add(struct dmc_kobject *kobj)
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	err = dmc_sib_insert(kobj);
-	if (err)
-		goto out_unlock;
+	dmc_sib_insert(kobj);
 	err = dmc_kset_join(kobj);
 	if (err)
 		goto out_unindex;
@@ -734,6 +743,8 @@ EXPORT_SYMBOL_GPL(dmc_listener_unregister);
 void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
 		    struct dmc_kobject *target)
 {
+	if (!dmc_listeners_want_links())
+		return;		/* nobody to tell: a registering one replays it */
 	mutex_lock(&dmc_tree_mutex);
 	dmc_listeners_link_added(kobj, name, target);
 	mutex_unlock(&dmc_tree_mutex);
@@ -742,6 +753,8 @@ void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
 /* The counterpart of dmc_sysfs_link(). */
 void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name)
 {
+	if (!dmc_listeners_want_links())
+		return;
 	mutex_lock(&dmc_tree_mutex);
 	dmc_listeners_link_removed(kobj, name);
 	mutex_unlock(&dmc_tree_mutex);

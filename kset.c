@@ -127,7 +127,7 @@ int dmc_kset_register(struct dmc_kset *kset)
 	err = dmc_kset_init_members(kset);
 	if (err)
 		return err;
-	err = dmc_kobject_add(&kset->kobj, parent, "%s", kset->kobj.name);
+	err = dmc_kobject_add(&kset->kobj, parent, NULL);
 	if (err)
 		return err;
 	read_lock(&dmc_name_lock);

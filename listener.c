@@ -31,6 +31,31 @@ DEFINE_MUTEX(dmc_event_mutex);
 static LIST_HEAD(dmc_listeners);
 
 /*
+ * Listeners that want links told (link_added or link_removed): while
+ * there are none, dmc_sysfs_link() and _unlink() skip dmc_tree_mutex.
+ */
+static unsigned int dmc_link_listeners;
+
+static bool dmc_listener_wants_links(const struct dmc_listener *l)
+{
+	return l->link_added || l->link_removed;
+}
+
+/**
+ * dmc_listeners_want_links() - is any listener told of links?
+ *
+ * Called without dmc_tree_mutex, after the change the link stands for is
+ * made: a full barrier orders that change before the read, and
+ * dmc_listeners_add() orders its count before its replay of the tree's
+ * links, so either this sees the listener or the replay sees the change.
+ */
+bool dmc_listeners_want_links(void)
+{
+	smp_mb();	/* the caller's change before the count; pairs with dmc_listeners_add() */
+	return READ_ONCE(dmc_link_listeners);
+}
+
+/*
  * A listener joins or leaves the list; the caller (kobject_tree.c's
  * dmc_listener_register() and _unregister()) holds dmc_tree_mutex and
  * dmc_event_mutex, so neither kind of callback sees the list change.
@@ -39,12 +64,18 @@ void dmc_listeners_add(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
 	list_add_tail(&l->node, &dmc_listeners);
+	if (dmc_listener_wants_links(l)) {
+		WRITE_ONCE(dmc_link_listeners, dmc_link_listeners + 1);
+		smp_mb();	/* the count before the replay; see above */
+	}
 }
 
 void dmc_listeners_del(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
 	list_del(&l->node);
+	if (dmc_listener_wants_links(l))
+		WRITE_ONCE(dmc_link_listeners, dmc_link_listeners - 1);
 }
 
 /*

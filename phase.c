@@ -39,6 +39,8 @@ static const char * const dmc_phase_names[DMC_PHASE_NR] = {
 	[DMC_PHASE_DEL_RELEASE] = "del_release",
 	[DMC_PHASE_EVENT] = "event",
 	[DMC_PHASE_PROBE] = "probe",
+	[DMC_PHASE_EVENT_BUILD] = "event_build",
+	[DMC_PHASE_EVENT_LOG] = "event_log",
 };
 
 /* Add @cycles to @phase on this CPU; called through dmc_phase_lap(). */

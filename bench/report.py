@@ -223,7 +223,8 @@ def main():
         khz, n = r.get("tsc_khz") or 0, r["n"]
         wall = (r["ns0"] + r["ns1"]) if r["side"] == "devices" else (r["ns1"] + r["ns2"])
         lap_cycles = sum(int(str(v).split("/")[0]) for k, v in r.items()
-                         if k.startswith("ph_") and k not in ("ph_event", "ph_probe"))
+                         if k.startswith("ph_") and k not in ("ph_event", "ph_probe", "ph_event_build",
+                                            "ph_event_log"))
         out.append("")
         out.append(f"phases of dmcore's {r['side']} scenario without the mirror, N={n:,}: "
                    f"{wall / n:,.0f} ns per device (clocks on), "
@@ -240,7 +241,7 @@ def main():
                            "calls_per_device": calls / n,
                            "share_of_laps": cyc / lap_cycles if lap_cycles else None})
         for p in rows_p:
-            nested = p["phase"] in ("event", "probe")
+            nested = p["phase"] in ("event", "probe", "event_build", "event_log")
             out.append(f"  {p['phase']:12} {fmt(p['ns_per_device']):>9} ns  "
                        f"{p['calls_per_device']:5.2f} calls/device"
                        + ("  (inside the phases above)" if nested else

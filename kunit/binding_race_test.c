@@ -88,6 +88,7 @@ struct br_world {
 	struct br_hook add_hook;	/* in the notifier's ADD_DEVICE, by device */
 	atomic_t in_add;		/* a device's add is in the notifier */
 	atomic_t probed_during_add;	/* probes that ran then */
+	struct dmc_driver *refuse_drv;	/* its probe refuses (-ENODEV) */
 	atomic_t probes;
 	atomic_t removes;
 	atomic_t stores_done;		/* "hold" stores that got to the end */
@@ -121,7 +122,10 @@ static int br_probe(struct dmc_device *dev)
 		atomic_inc(&w->probed_during_add);
 	br_hook_hit(&w->probe_hook, dev);
 	atomic_inc(&w->probes);
-	return 0;
+	/* The driver's memory after the wait, as a real probe uses it. */
+	if (!strlen(dev->driver->name))
+		return -EINVAL;
+	return dev->driver == READ_ONCE(w->refuse_drv) ? -ENODEV : 0;
 }
 
 static void br_remove(struct dmc_device *dev)
@@ -476,6 +480,50 @@ static void br_unregister_waits_for_match_in_attach(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->probes), atomic_read(&w->removes));
 	kfree(container_of(d, struct br_drv, drv));
 	dmc_device_unregister(x);
+}
+
+/*
+ * A device's walk over its bus's drivers left the walk's read side to
+ * probe with A, which refuses; meanwhile A (whose probe is under way) and
+ * B (the next on the list) are unregistered. A's unregistration waits for
+ * the probe; the walk then goes on with the drivers registered after A
+ * that are still there (C, which binds), never with B, whose memory the
+ * test frees at once, as an owner would.
+ */
+static void br_walk_resumes_after_driver_left_during_probe(struct kunit *test)
+{
+	struct br_world *w = br_w;
+	struct dmc_driver *a, *b, *c;
+	struct br_job *att, *unreg_a;
+	struct dmc_device *x;
+
+	dmc_bus_set_autoprobe(w->bus, false);
+	a = br_drv_new(test, w->bus, "a");
+	b = br_drv_new(test, w->bus, "b");
+	c = br_drv_new(test, w->bus, "c");
+	x = br_dev_new(test, w->bus, "x");
+	KUNIT_ASSERT_TRUE(test, a && b && c && x);
+	WRITE_ONCE(w->refuse_drv, a);
+	br_hook_arm(&w->probe_hook, x);
+
+	att = br_job_start(test, BR_DEV_ATTACH, &(struct br_job){ .dev = x });
+	KUNIT_ASSERT_TRUE(test, br_hook_reached(&w->probe_hook));
+	KUNIT_EXPECT_PTR_EQ(test, br_driver_of(x), a);
+
+	/* B is not in use: its unregistration returns at once; free it. */
+	br_drv_free(b);
+	unreg_a = br_job_start(test, BR_DRV_UNREGISTER, &(struct br_job){ .drv = a });
+	KUNIT_EXPECT_FALSE_MSG(test, br_job_done_within(unreg_a, BR_QUIET_MS),
+			       "driver_unregister returned during a probe with the driver");
+	br_hook_release(&w->probe_hook);
+	KUNIT_EXPECT_EQ(test, br_job_finish(test, att), 1);	/* bound */
+	br_job_finish(test, unreg_a);
+
+	KUNIT_EXPECT_PTR_EQ(test, br_driver_of(x), c);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->probes), 2);	/* a, then c */
+	kfree(container_of(a, struct br_drv, drv));
+	dmc_device_unregister(x);
+	br_drv_free(c);
 }
 
 /*
@@ -852,6 +900,7 @@ static void br_exit(struct kunit *test)
 
 static struct kunit_case br_test_cases[] = {
 	KUNIT_CASE(br_unregister_waits_for_match_in_attach),
+	KUNIT_CASE(br_walk_resumes_after_driver_left_during_probe),
 	KUNIT_CASE(br_unregister_waits_for_bind_store),
 	KUNIT_CASE(br_unregister_waits_for_driver_attr_store),
 	KUNIT_CASE(br_driver_uevent_store_after_unregister_fails),

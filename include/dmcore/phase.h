@@ -28,6 +28,8 @@ enum dmc_phase {
 	/* Nested: counted again inside the phases above. */
 	DMC_PHASE_EVENT = DMC_PHASE_NR_LAPS,	/* an event built, logged, shown */
 	DMC_PHASE_PROBE,	/* a probe: the bus's or driver's call and the bind */
+	DMC_PHASE_EVENT_BUILD,	/* an event's checks, kset, variables and hook */
+	DMC_PHASE_EVENT_LOG,	/* an event numbered, logged, shown to listeners */
 	DMC_PHASE_NR
 };
 

@@ -74,6 +74,28 @@ fi
 bench evlog 4096 >/dev/null
 check "events: the event log is back to 4096" test "$(field err)" = 0
 
+# The phase clocks: one add and one delete step of each kind per device,
+# an "add" and a "remove" event each, a probe each in bind.
+calls() {
+	v=$(field "ph_$1")
+	echo "${v#*/}"
+}
+bench phases devices $N
+if [ "$(field err)" = 0 ] && [ "$(calls add_tree)" = $N ] &&
+	[ "$(calls del_tree)" = $N ] && [ "$(calls event)" = $((2 * N)) ]; then
+	ok "phases devices: $N tree adds and deletes, $((2 * N)) events clocked"
+else
+	notok "phases devices: tree adds $(calls add_tree), deletes $(calls del_tree), events $(calls event)"
+fi
+# Bind also registers and removes the scenario's 100 drivers: 200 events.
+bench phases bind $N
+if [ "$(field err)" = 0 ] && [ "$(calls probe)" = $N ] &&
+	[ "$(calls event)" = $((4 * N + 200)) ]; then
+	ok "phases bind: $N probes, $((4 * N + 200)) events clocked"
+else
+	notok "phases bind: probes $(calls probe), events $(calls event)"
+fi
+
 # The raw-debugfs floor: the mirror's entries for N devices, directly.
 bench floor $N
 entries=$(field entries)
