@@ -277,6 +277,9 @@ void dmc_klist_iter_exit(struct dmc_klist_iter *it);
 
 /* kset.c */
 extern const struct dmc_kobj_type dmc_kset_ktype;
+struct dmc_kset *__dmc_kset_create_and_add(const char *name,
+					   const struct dmc_kset_uevent_ops *ops,
+					   struct dmc_kobject *parent, bool indexed);
 
 /* listener.c */
 void dmc_listeners_kobj_added(struct dmc_kobject *kobj);
@@ -285,9 +288,11 @@ void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
 bool dmc_listeners_want_links(void);
+bool dmc_listeners_watch_tree(void);
 void dmc_listeners_link_added(struct dmc_kobject *kobj, const char *name,
 			      struct dmc_kobject *target);
 void dmc_listeners_link_removed(struct dmc_kobject *kobj, const char *name);
+bool dmc_listeners_want_uevents(void);
 void dmc_listeners_uevent(const struct dmc_uevent *ev);
 void dmc_listeners_add(struct dmc_listener *l);
 void dmc_listeners_del(struct dmc_listener *l);

@@ -57,13 +57,17 @@ static bool dmc_device_has_release(const struct dmc_device *dev)
 /*
  * Is @dev's name taken on its bus or in its class? The klists check again
  * when the device joins them, so a racing add still fails cleanly; this
- * early check only spares the common case any visible trace.
+ * early check only spares the common case any visible trace, so it is
+ * skipped when no listener watches the tree (nothing else could see the
+ * device come and go: its "add" is sent after it joined both).
  */
 static int dmc_device_check_names(struct dmc_device *dev)
 {
 	struct dmc_device *other = NULL;
 	const char *where = NULL;
 
+	if (!dmc_listeners_watch_tree())
+		return 0;
 	if (dev->bus) {
 		other = dmc_bus_find_device_by_name(dev->bus, dev->kobj.name);
 		where = dev->bus->name;

@@ -298,8 +298,8 @@ struct dmc_kobject *dmc_virtual_dir;
  */
 int dmc_devices_kset_init(void)
 {
-	dmc_devices_kset = dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
-						   NULL);
+	dmc_devices_kset = __dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
+						     NULL, false);
 	if (!dmc_devices_kset)
 		return -ENOMEM;
 	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",

@@ -5,9 +5,11 @@
  *
  * Linux hands an event to netlink and to a usermode helper. dmcore keeps
  * every event in a bounded ring, the event log, where readers find them by
- * SEQNUM, and hands it to listeners registered in the kernel (listener.c;
- * the debugfs export is one). A full log drops its oldest event and counts
- * the drop.
+ * SEQNUM, and hands it to listeners registered in the kernel (listener.c).
+ * The log holds compact binary records in one preallocated buffer and
+ * formats an event as text only when someone reads it, so sending one
+ * allocates nothing (the variables are built in a per-CPU spare buffer).
+ * A full log drops its oldest event and counts the drop.
  *
  * Sending an event:
  *   1. the subsystem is the first kset found walking up from the object;
@@ -16,7 +18,7 @@
  *      then the kset's uevent() hook adds its own;
  *   4. under dmc_event_mutex (listener.c) the event gets the next SEQNUM,
  *      enters the log and is shown to every listener, so all of them see
- *      SEQNUM order.
+ *      SEQNUM order; readers sleeping on the log are woken.
  * An event that fails before step 4 consumes no SEQNUM.
  */
 
@@ -37,15 +39,52 @@ static DEFINE_SPINLOCK(dmc_ring_lock);
 /* SEQNUM of the last event sent; dmc_event_mutex. */
 static u64 dmc_seqnum;
 
-/* The event log; dmc_ring_lock. Seqnums in it are contiguous. */
+/*
+ * One event as the log keeps it: ACTION and SEQNUM in binary, DEVPATH
+ * and SUBSYSTEM as strings, then the sender's and the kset's variables
+ * as sent, "KEY=VALUE\0" one after the other. It is formatted into a
+ * struct dmc_uevent only when read (dmc_event_log_next()) or shown to a
+ * listener. DEVPATH is the path the object had when the event was sent:
+ * a later rename or move does not rewrite the log.
+ */
+struct dmc_event_rec {
+	u64 seqnum;
+	u16 size;		/* bytes, header included, a multiple of 8 */
+	u16 devpath_len;	/* without its NUL, as subsys_len */
+	u16 subsys_len;
+	u16 vars_len;		/* the further variables, NULs included */
+	u8 action;
+	u8 nvars;		/* the further variables */
+	char data[];		/* devpath\0 subsystem\0 vars */
+};
+
+/*
+ * The event log: records one after the other in a byte ring, and the
+ * offset of each in a ring of @capacity entries; dmc_ring_lock, changed
+ * only under dmc_event_mutex too. SEQNUMs in it are contiguous. A record
+ * never wraps: one that does not fit before the end goes to the start.
+ */
 static struct dmc_event_ring {
-	struct dmc_uevent **slots;
-	unsigned int capacity;
-	unsigned int head;		/* index of the oldest event */
+	u32 *offs;		/* offs[(head + i) % capacity]: the i-th oldest */
+	char *data;
+	unsigned int capacity;	/* events */
+	unsigned int bytes;	/* of @data */
+	unsigned int head;
 	unsigned int count;
+	unsigned int tail;	/* where the next record goes */
 	u64 sent;
 	u64 dropped;
 } dmc_ring;
+
+/* Bytes of records the log keeps per event of its capacity, at least. */
+#define DMC_EVENT_REC_AVG	128
+#define DMC_EVENT_RING_MIN	(16 * 1024)
+
+static unsigned int dmc_event_ring_bytes(unsigned int capacity)
+{
+	return max_t(unsigned int, capacity * DMC_EVENT_REC_AVG,
+		     DMC_EVENT_RING_MIN);
+}
 
 static const char * const dmc_action_names[DMC_KOBJ_NR_ACTIONS] = {
 	[DMC_KOBJ_ADD] = "add",
@@ -144,20 +183,6 @@ static bool dmc_var_valid(const char *var)
 	return eq && eq != var;
 }
 
-/* Room for "SEQNUM=<u64>" at the end of the event. */
-#define DMC_SEQNUM_VAR_MAX	(sizeof("SEQNUM=18446744073709551615"))
-
-static struct dmc_uevent *dmc_uevent_alloc(const struct dmc_uevent_env *env)
-{
-	struct dmc_uevent *ev;
-
-	ev = kmalloc(struct_size(ev, buf, env->buflen + DMC_SEQNUM_VAR_MAX),
-		     GFP_KERNEL);
-	if (ev)
-		kref_init(&ev->kref);
-	return ev;
-}
-
 /* The number of decimal digits of @v. */
 static unsigned int dmc_u64_digits(u64 v)
 {
@@ -183,31 +208,151 @@ static unsigned int dmc_u64_put(char *buf, u64 v)
 	return n;
 }
 
-/*
- * Fill @ev from @env with its SEQNUM as fourth variable. @env holds
- * ACTION, DEVPATH and SUBSYSTEM first, its strings one after the other
- * in its buffer, so they are copied in two blocks around SEQNUM.
- */
-static void dmc_uevent_fill(struct dmc_uevent *ev, const struct dmc_uevent_env *env,
-			    enum dmc_kobject_action action, u64 seqnum)
+/* The bytes of "KEY=VALUE\0" strings of @rec formatted, SEQNUM included. */
+static size_t dmc_event_rec_text_len(const struct dmc_event_rec *rec)
 {
-	size_t head = env->envp_idx > 3 ? env->envp[3] - env->buf : env->buflen;
-	char *p = ev->buf;
-	size_t len;
+	return strlen("ACTION=") + strlen(dmc_action_names[rec->action]) + 1 +
+	       strlen("DEVPATH=") + rec->devpath_len + 1 +
+	       strlen("SUBSYSTEM=") + rec->subsys_len + 1 +
+	       strlen("SEQNUM=") + dmc_u64_digits(rec->seqnum) + 1 +
+	       rec->vars_len;
+}
 
-	ev->seqnum = seqnum;
-	ev->action = action;
-	memcpy(p, env->buf, head);
-	ev->devpath = p + (env->envp[1] - env->buf) + strlen("DEVPATH=");
-	ev->subsystem = p + (env->envp[2] - env->buf) + strlen("SUBSYSTEM=");
-	len = head;
-	memcpy(p + len, "SEQNUM=", strlen("SEQNUM="));
-	len += strlen("SEQNUM=");
-	len += dmc_u64_put(p + len, seqnum);
-	p[len++] = '\0';
-	memcpy(p + len, env->buf + head, env->buflen - head);
-	ev->nvars = env->envp_idx + 1;
-	ev->len = len + env->buflen - head;
+/* Write "<key><value>\0" at @p. Return: the bytes written. */
+static size_t dmc_put_var(char *p, const char *key, size_t klen,
+			  const char *value, size_t len)
+{
+	memcpy(p, key, klen);
+	memcpy(p + klen, value, len);
+	p[klen + len] = '\0';
+	return klen + len + 1;
+}
+
+/*
+ * A struct dmc_uevent holding @rec as text: ACTION, DEVPATH, SUBSYSTEM,
+ * SEQNUM, then the further variables. @ev has room for
+ * dmc_event_rec_text_len(@rec) bytes.
+ */
+static void dmc_event_rec_format(const struct dmc_event_rec *rec,
+				 struct dmc_uevent *ev)
+{
+	const char *action = dmc_action_names[rec->action];
+	const char *d = rec->data;
+	char *p = ev->buf;
+	char num[24];
+
+	kref_init(&ev->kref);
+	ev->seqnum = rec->seqnum;
+	ev->action = rec->action;
+	p += dmc_put_var(p, "ACTION=", strlen("ACTION="), action, strlen(action));
+	ev->devpath = p + strlen("DEVPATH=");
+	p += dmc_put_var(p, "DEVPATH=", strlen("DEVPATH="), d, rec->devpath_len);
+	d += rec->devpath_len + 1;
+	ev->subsystem = p + strlen("SUBSYSTEM=");
+	p += dmc_put_var(p, "SUBSYSTEM=", strlen("SUBSYSTEM="), d, rec->subsys_len);
+	d += rec->subsys_len + 1;
+	p += dmc_put_var(p, "SEQNUM=", strlen("SEQNUM="), num,
+			 dmc_u64_put(num, rec->seqnum));
+	memcpy(p, d, rec->vars_len);
+	p += rec->vars_len;
+	ev->nvars = 4 + rec->nvars;
+	ev->len = p - ev->buf;
+}
+
+/*
+ * The record @env becomes: its size, header included. @env holds
+ * ACTION, DEVPATH and SUBSYSTEM first, its strings one after the other
+ * in its buffer.
+ */
+static size_t dmc_event_rec_size(const struct dmc_uevent_env *env)
+{
+	return ALIGN(sizeof(struct dmc_event_rec) + env->buflen, 8);
+}
+
+/* Write the record of @env at @rec, with @seqnum. */
+static void dmc_event_rec_fill(struct dmc_event_rec *rec,
+			       const struct dmc_uevent_env *env,
+			       enum dmc_kobject_action action, u64 seqnum)
+{
+	const char *devpath = env->envp[1] + strlen("DEVPATH=");
+	const char *subsys = env->envp[2] + strlen("SUBSYSTEM=");
+	const char *vars = env->envp_idx > 3 ? env->envp[3] : env->buf + env->buflen;
+	char *p = rec->data;
+
+	rec->seqnum = seqnum;
+	rec->size = dmc_event_rec_size(env);
+	rec->action = action;
+	rec->nvars = env->envp_idx - 3;
+	rec->devpath_len = subsys - strlen("SUBSYSTEM=") - devpath - 1;
+	rec->subsys_len = vars - subsys - 1;
+	rec->vars_len = env->buf + env->buflen - vars;
+	memcpy(p, devpath, rec->devpath_len + 1);
+	p += rec->devpath_len + 1;
+	memcpy(p, subsys, rec->subsys_len + 1);
+	p += rec->subsys_len + 1;
+	memcpy(p, vars, rec->vars_len);
+}
+
+/* The @i-th oldest record of the log; dmc_ring_lock or dmc_event_mutex. */
+static struct dmc_event_rec *dmc_ring_rec(const struct dmc_event_ring *r,
+					  unsigned int i)
+{
+	return (struct dmc_event_rec *)(r->data + r->offs[(r->head + i) % r->capacity]);
+}
+
+/* Drop the oldest record; dmc_ring_lock. */
+static void dmc_ring_drop(struct dmc_event_ring *r)
+{
+	r->head = (r->head + 1) % r->capacity;
+	r->count--;
+	r->dropped++;
+}
+
+/*
+ * Where a record of @size bytes goes, dropping the oldest records until
+ * one entry and @size contiguous bytes are free; dmc_ring_lock. @size is
+ * at most the ring's bytes.
+ */
+static unsigned int dmc_ring_reserve(struct dmc_event_ring *r, unsigned int size)
+{
+	unsigned int oldest;
+
+	for (;;) {
+		if (!r->count)
+			return 0;
+		oldest = r->offs[r->head];
+		if (r->count < r->capacity) {
+			if (r->tail > oldest) {
+				/* Used: [oldest, tail). */
+				if (r->bytes - r->tail >= size)
+					return r->tail;
+				if (oldest >= size)
+					return 0;
+			} else if (oldest - r->tail >= size) {
+				/* Used: [oldest, end) and [0, tail). */
+				return r->tail;
+			}
+		}
+		dmc_ring_drop(r);
+	}
+}
+
+/* Append @env's record as event @seqnum; caller holds the mutex. */
+static void dmc_event_log_append(const struct dmc_uevent_env *env,
+				 enum dmc_kobject_action action, u64 seqnum)
+{
+	struct dmc_event_ring *r = &dmc_ring;
+	unsigned int size = dmc_event_rec_size(env), off;
+
+	spin_lock(&dmc_ring_lock);
+	off = dmc_ring_reserve(r, size);
+	dmc_event_rec_fill((struct dmc_event_rec *)(r->data + off), env,
+			   action, seqnum);
+	r->offs[(r->head + r->count) % r->capacity] = off;
+	r->tail = off + size;
+	r->count++;
+	r->sent++;
+	spin_unlock(&dmc_ring_lock);
 }
 
 static void dmc_uevent_release(struct kref *kref)
@@ -261,26 +406,6 @@ const char *dmc_uevent_var(const struct dmc_uevent *ev, const char *key)
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(dmc_uevent_var);
-
-/* Append @ev (the log takes over its reference); caller holds the mutex. */
-static void dmc_event_log_append(struct dmc_uevent *ev)
-{
-	struct dmc_uevent *old = NULL;
-	struct dmc_event_ring *r = &dmc_ring;
-
-	spin_lock(&dmc_ring_lock);
-	if (r->count == r->capacity) {
-		old = r->slots[r->head];
-		r->head = (r->head + 1) % r->capacity;
-		r->count--;
-		r->dropped++;
-	}
-	r->slots[(r->head + r->count) % r->capacity] = ev;
-	r->count++;
-	r->sent++;
-	spin_unlock(&dmc_ring_lock);
-	dmc_uevent_put(old);
-}
 
 static int __dmc_kobject_uevent_env(struct dmc_kobject *kobj,
 				    enum dmc_kobject_action action,
@@ -555,44 +680,80 @@ static int dmc_uevent_kset_hook(struct dmc_uevent_env *env,
 }
 
 /*
- * Under dmc_event_mutex, number the event, record "add" or
- * "remove" in @kobj's flags (unless @synth), log it and show it to the
- * listeners; then wake the log's readers. Fails, using no SEQNUM, when
- * there is no memory or no room left for SEQNUM.
+ * Under dmc_event_mutex, number the event, record "add" or "remove" in
+ * @kobj's flags (unless @synth), log it and, if any listener wants
+ * events, show it to them as text; then wake the log's readers. Fails,
+ * using no SEQNUM, when there is no room left for SEQNUM or no memory
+ * for the listeners' copy.
  */
 static int dmc_uevent_send(struct dmc_kobject *kobj,
 			   enum dmc_kobject_action action,
 			   const struct dmc_uevent_env *env, bool synth)
 {
-	struct dmc_uevent *ev;
-
-	ev = dmc_uevent_alloc(env);
-	if (!ev)
-		return -ENOMEM;
+	struct dmc_uevent *ev = NULL;
+	u64 seqnum;
 
 	mutex_lock(&dmc_event_mutex);
-	/* SEQNUM is added last but must fit like any other variable. */
-	if (env->buflen + strlen("SEQNUM=") + dmc_u64_digits(dmc_seqnum + 1) + 1 >
+	seqnum = dmc_seqnum + 1;
+	/* SEQNUM is added when read but must fit like any other variable. */
+	if (env->buflen + strlen("SEQNUM=") + dmc_u64_digits(seqnum) + 1 >
 	    DMC_UEVENT_BUFFER_SIZE) {
 		mutex_unlock(&dmc_event_mutex);
 		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",
 				    kobj->name);
-		kfree(ev);
 		return -E2BIG;
 	}
+	if (dmc_listeners_want_uevents()) {
+		ev = kmalloc(struct_size(ev, buf, DMC_UEVENT_BUFFER_SIZE), GFP_KERNEL);
+		if (!ev) {
+			mutex_unlock(&dmc_event_mutex);
+			return -ENOMEM;
+		}
+	}
+	dmc_seqnum = seqnum;
 	if (action == DMC_KOBJ_ADD && !synth)
 		dmc_kobj_set_flag(kobj, DMC_KOBJ_ADD_SENT);
 	else if (action == DMC_KOBJ_REMOVE && !synth)
 		dmc_kobj_set_flag(kobj, DMC_KOBJ_REMOVE_SENT);
-	dmc_uevent_fill(ev, env, action, ++dmc_seqnum);
-	dmc_event_log_append(dmc_uevent_get(ev));
-	dmc_listeners_uevent(ev);
+	dmc_event_log_append(env, action, seqnum);
+	if (ev) {
+		/* The record stays: only holders of the mutex drop records. */
+		dmc_event_rec_format(dmc_ring_rec(&dmc_ring, dmc_ring.count - 1), ev);
+		dmc_listeners_uevent(ev);
+	}
 	mutex_unlock(&dmc_event_mutex);
 	/* Only a sleeping reader needs the waitqueue's lock taken. */
 	if (wq_has_sleeper(&dmc_event_waitq))
 		wake_up_interruptible_all(&dmc_event_waitq);
 	dmc_uevent_put(ev);
 	return 0;
+}
+
+/*
+ * An event's variables are built in a 2.5 KiB struct dmc_uevent_env; each
+ * CPU keeps one spare, so that sending an event allocates nothing in the
+ * common case. The builder may sleep and move: it owns the buffer it took.
+ */
+static DEFINE_PER_CPU(struct dmc_uevent_env *, dmc_env_spare);
+
+static struct dmc_uevent_env *dmc_uevent_env_get(void)
+{
+	struct dmc_uevent_env *env = this_cpu_xchg(dmc_env_spare, NULL);
+
+	if (!env)
+		env = kmalloc(sizeof(*env), GFP_KERNEL);
+	if (env) {
+		/* Only the counts need zeroing, the strings are appended. */
+		env->envp_idx = 0;
+		env->buflen = 0;
+	}
+	return env;
+}
+
+static void dmc_uevent_env_put(struct dmc_uevent_env *env)
+{
+	if (this_cpu_cmpxchg(dmc_env_spare, NULL, env))
+		kfree(env);
 }
 
 /*
@@ -618,12 +779,9 @@ static int dmc_uevent_build_send(struct dmc_kobject *kobj,
 	if (!dmc_uevent_filter(kobj, &ks, &subsystem))
 		return 0;
 
-	/* 2.5 KiB: only the counts need zeroing, the strings are appended. */
-	env = kmalloc(sizeof(*env), GFP_KERNEL);
+	env = dmc_uevent_env_get();
 	if (!env)
 		return -ENOMEM;
-	env->envp_idx = 0;
-	env->buflen = 0;
 
 	err = dmc_uevent_add_base(env, action, kobj, &ks, subsystem);
 	if (!err)
@@ -635,7 +793,7 @@ static int dmc_uevent_build_send(struct dmc_kobject *kobj,
 		err = dmc_uevent_send(kobj, action, env, synth);
 	dmc_phase_lap(DMC_PHASE_EVENT_LOG, t);
 
-	kfree(env);
+	dmc_uevent_env_put(env);
 	return err;
 }
 
@@ -664,6 +822,27 @@ int dmc_kobject_uevent(struct dmc_kobject *kobj, enum dmc_kobject_action action)
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_uevent);
 
+/*
+ * Find the first kept event with SEQNUM >= *@pos; dmc_ring_lock. Return:
+ * its index from the oldest, or -1 when there is none yet; *@missed
+ * grows by the events dropped between *@pos and it.
+ */
+static int dmc_ring_find(struct dmc_event_ring *r, u64 *pos, u64 *missed)
+{
+	u64 oldest;
+
+	if (!r->count)
+		return -1;
+	oldest = dmc_ring_rec(r, 0)->seqnum;
+	if (*pos < oldest) {
+		*missed += oldest - *pos;
+		*pos = oldest;
+	}
+	if (*pos - oldest >= r->count)
+		return -1;
+	return *pos - oldest;
+}
+
 /**
  * dmc_event_log_next() - read the event log
  * @pos: in: the SEQNUM wanted next (0 or 1 for the oldest kept); out:
@@ -671,34 +850,51 @@ EXPORT_SYMBOL_GPL(dmc_kobject_uevent);
  * @missed: out: how many events between @pos and the oldest kept were
  *	dropped before this reader got to them (0 normally)
  *
- * Context: any context that may take a spinlock.
+ * The log keeps events in binary; this formats one as text.
+ *
+ * Context: may sleep.
  * Return: the first kept event with SEQNUM >= @pos, with a reference the
- * caller drops with dmc_uevent_put(), or NULL when there is none yet.
+ * caller drops with dmc_uevent_put(), or NULL when there is none yet (or,
+ * logged, no memory to format it).
  */
 struct dmc_uevent *dmc_event_log_next(u64 *pos, u64 *missed)
 {
 	struct dmc_event_ring *r = &dmc_ring;
-	struct dmc_uevent *ev = NULL;
-	u64 oldest;
+	struct dmc_event_rec *rec;
+	struct dmc_uevent *ev;
+	size_t len;
+	int i;
 
 	*missed = 0;
 	if (!*pos)
 		*pos = 1;
-	spin_lock(&dmc_ring_lock);
-	if (r->count) {
-		oldest = r->slots[r->head]->seqnum;
-		if (*pos < oldest) {
-			*missed = oldest - *pos;
-			*pos = oldest;
+	for (;;) {
+		spin_lock(&dmc_ring_lock);
+		i = dmc_ring_find(r, pos, missed);
+		len = i < 0 ? 0 : dmc_event_rec_text_len(dmc_ring_rec(r, i));
+		spin_unlock(&dmc_ring_lock);
+		if (i < 0)
+			return NULL;
+		ev = kmalloc(struct_size(ev, buf, len), GFP_KERNEL);
+		if (!ev) {
+			pr_warn_ratelimited("dmcore: no memory to read event %llu\n", *pos);
+			return NULL;
 		}
-		if (*pos - oldest < r->count) {
-			ev = r->slots[(r->head + (*pos - oldest)) % r->capacity];
-			dmc_uevent_get(ev);
-			*pos = ev->seqnum + 1;
+		spin_lock(&dmc_ring_lock);
+		i = dmc_ring_find(r, pos, missed);
+		rec = i < 0 ? NULL : dmc_ring_rec(r, i);
+		/* Dropped while allocating: the next one may be longer. */
+		if (rec && dmc_event_rec_text_len(rec) <= len) {
+			dmc_event_rec_format(rec, ev);
+			*pos = rec->seqnum + 1;
+			spin_unlock(&dmc_ring_lock);
+			return ev;
 		}
+		spin_unlock(&dmc_ring_lock);
+		kfree(ev);
+		if (!rec)
+			return NULL;
 	}
-	spin_unlock(&dmc_ring_lock);
-	return ev;
 }
 EXPORT_SYMBOL_GPL(dmc_event_log_next);
 
@@ -709,8 +905,7 @@ static bool dmc_event_log_ready(u64 pos)
 	bool ready;
 
 	spin_lock(&dmc_ring_lock);
-	ready = r->count &&
-		r->slots[(r->head + r->count - 1) % r->capacity]->seqnum >= pos;
+	ready = r->count && dmc_ring_rec(r, r->count - 1)->seqnum >= pos;
 	spin_unlock(&dmc_ring_lock);
 	return ready;
 }
@@ -802,53 +997,84 @@ void dmc_event_log_stats(struct dmc_event_stats *stats)
 	stats->dropped = r->dropped;
 	stats->queued = r->count;
 	stats->capacity = r->capacity;
-	stats->last_seqnum = r->count ?
-		r->slots[(r->head + r->count - 1) % r->capacity]->seqnum : 0;
+	stats->last_seqnum = r->count ? dmc_ring_rec(r, r->count - 1)->seqnum : 0;
 	spin_unlock(&dmc_ring_lock);
 }
 EXPORT_SYMBOL_GPL(dmc_event_log_stats);
+
+/* The rings of a log of @capacity events, or -ENOMEM. */
+static int dmc_event_ring_alloc(struct dmc_event_ring *r, unsigned int capacity)
+{
+	r->bytes = dmc_event_ring_bytes(capacity);
+	r->offs = kvcalloc(capacity, sizeof(*r->offs), GFP_KERNEL);
+	r->data = kvmalloc(r->bytes, GFP_KERNEL);
+	if (!r->offs || !r->data) {
+		kvfree(r->offs);
+		kvfree(r->data);
+		return -ENOMEM;
+	}
+	r->capacity = capacity;
+	return 0;
+}
 
 /**
  * dmc_event_log_set_capacity() - resize the event log
  * @capacity: events to keep, 1 to DMC_EVENT_LOG_MAX
  *
- * Shrinking keeps the newest events; the others count as dropped.
+ * The log keeps up to @capacity events in @capacity * 128 bytes (16 KiB
+ * at least) of binary records; whichever runs out first drops the
+ * oldest. Shrinking keeps the newest events; the others count as dropped.
  *
  * Context: may sleep.
  * Return: 0, -EINVAL for a capacity out of range, -ENOMEM.
  */
 int dmc_event_log_set_capacity(unsigned int capacity)
 {
-	struct dmc_event_ring *r = &dmc_ring;
-	struct dmc_uevent **slots, **old;
-	unsigned int i, keep, skip;
+	struct dmc_event_ring *r = &dmc_ring, n = {};
+	struct dmc_event_rec *rec;
+	unsigned int i, keep, skip, off = 0;
+	size_t bytes = 0;
+	char *old_data;
+	u32 *old_offs;
 
 	if (!capacity || capacity > DMC_EVENT_LOG_MAX) {
 		pr_err_ratelimited("dmcore: event log capacity %u out of range 1..%u\n",
 				   capacity, DMC_EVENT_LOG_MAX);
 		return -EINVAL;
 	}
-	slots = kvcalloc(capacity, sizeof(*slots), GFP_KERNEL);
-	if (!slots)
+	if (dmc_event_ring_alloc(&n, capacity))
 		return -ENOMEM;
 
 	mutex_lock(&dmc_event_mutex);
 	spin_lock(&dmc_ring_lock);
-	keep = min(r->count, capacity);
+	/* The newest events that fit, copied to the new rings oldest first. */
+	for (keep = 0; keep < min(r->count, capacity); keep++) {
+		rec = dmc_ring_rec(r, r->count - 1 - keep);
+		if (bytes + rec->size > n.bytes)
+			break;
+		bytes += rec->size;
+	}
 	skip = r->count - keep;
-	for (i = 0; i < skip; i++)
-		dmc_uevent_put(r->slots[(r->head + i) % r->capacity]);
-	for (i = 0; i < keep; i++)
-		slots[i] = r->slots[(r->head + skip + i) % r->capacity];
-	old = r->slots;
-	r->slots = slots;
+	for (i = 0; i < keep; i++) {
+		rec = dmc_ring_rec(r, skip + i);
+		memcpy(n.data + off, rec, rec->size);
+		n.offs[i] = off;
+		off += rec->size;
+	}
+	old_offs = r->offs;
+	old_data = r->data;
+	r->offs = n.offs;
+	r->data = n.data;
+	r->bytes = n.bytes;
 	r->capacity = capacity;
 	r->head = 0;
 	r->count = keep;
+	r->tail = off;
 	r->dropped += skip;
 	spin_unlock(&dmc_ring_lock);
 	mutex_unlock(&dmc_event_mutex);
-	kvfree(old);
+	kvfree(old_offs);
+	kvfree(old_data);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_event_log_set_capacity);
@@ -857,22 +1083,18 @@ int dmc_event_init(unsigned int capacity)
 {
 	if (!capacity || capacity > DMC_EVENT_LOG_MAX)
 		capacity = DMC_EVENT_LOG_DEFAULT;
-	dmc_ring.slots = kvcalloc(capacity, sizeof(*dmc_ring.slots), GFP_KERNEL);
-	if (!dmc_ring.slots)
-		return -ENOMEM;
-	dmc_ring.capacity = capacity;
-	return 0;
+	return dmc_event_ring_alloc(&dmc_ring, capacity);
 }
 
 void dmc_event_exit(void)
 {
 	struct dmc_event_ring *r = &dmc_ring;
-	unsigned int i;
+	int cpu;
 
 	dmc_listener_exit();
-	for (i = 0; i < r->count; i++)
-		dmc_uevent_put(r->slots[(r->head + i) % r->capacity]);
-	kvfree(r->slots);
-	r->slots = NULL;
-	r->count = 0;
+	for_each_possible_cpu(cpu)
+		kfree(per_cpu(dmc_env_spare, cpu));
+	kvfree(r->offs);
+	kvfree(r->data);
+	memset(r, 0, sizeof(*r));
 }

@@ -166,19 +166,34 @@ int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 	return err;
 }
 
+static bool dmc_klist_is_cursor(struct dmc_klist *k, struct list_head *pos);
+
 /*
- * A member named @name, referenced through k->get, or NULL. The klist
- * must be indexed.
+ * A member named @name, referenced through k->get, or NULL. Through the
+ * index, or a walk of the list if the klist has none.
  */
 struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 {
 	struct dmc_klist_node *n, *found = NULL;
-	u32 hash = dmc_klist_hash(name);
+	struct list_head *pos;
 	struct dmc_hnode *h;
+	u32 hash;
 
-	if (WARN_ON_ONCE(!k->indexed))
-		return NULL;
 	spin_lock(&k->lock);
+	if (!k->indexed) {
+		list_for_each(pos, &k->list) {
+			if (dmc_klist_is_cursor(k, pos))
+				continue;
+			n = list_entry(pos, struct dmc_klist_node, entry);
+			if (!strcmp(*n->name, name) && k->get(n)) {
+				found = n;
+				break;
+			}
+		}
+		spin_unlock(&k->lock);
+		return found;
+	}
+	hash = dmc_klist_hash(name);
 	for (h = dmc_htab_first(&k->index, hash); h; h = h->next) {
 		n = dmc_klist_hnode(h);
 		if (!strcmp(*n->name, name) && k->get(n)) {

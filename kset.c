@@ -40,13 +40,17 @@ static void dmc_kset_member_put(struct dmc_klist_node *n)
 	dmc_kobject_put(container_of(n, struct dmc_kobject, kset_node));
 }
 
-/* Set up the member list and index; destroyed by the kset's cleanup (kobject.c). */
+/*
+ * Set up the member list and, unless the kset was made by
+ * __dmc_kset_create_and_add() without one, its name index; destroyed by
+ * the kset's cleanup (kobject.c).
+ */
 static int dmc_kset_init_members(struct dmc_kset *kset)
 {
 	int err;
 
-	err = dmc_klist_init(&kset->members, dmc_kset_member_get,
-			     dmc_kset_member_put, true);
+	err = dmc_klist_init(&kset->members, dmc_kset_member_get, dmc_kset_member_put,
+			     !dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_KSET_UNINDEXED));
 	if (err)
 		return err;
 	dmc_kobj_set_flag(&kset->kobj, DMC_KOBJ_IS_KSET);
@@ -157,19 +161,15 @@ void dmc_kset_unregister(struct dmc_kset *kset)
 }
 EXPORT_SYMBOL_GPL(dmc_kset_unregister);
 
-/**
- * dmc_kset_create_and_add() - allocate and register a kset
- * @name: its name
- * @ops: event hooks for its members, or NULL
- * @parent: parent kobject, or NULL for the top level
- *
- * Context: may sleep.
- * Return: the kset, holding one reference for the caller (end with
- * dmc_kset_unregister()), or NULL on any error (already logged).
+/*
+ * dmc_kset_create_and_add(), with a name index of the members or
+ * without one (dmc_kset_find_obj() then walks them, as Linux's does):
+ * the core's devices/ kset, of every device, serves no lookup, and an
+ * index there would cost every device add and delete a hash operation.
  */
-struct dmc_kset *dmc_kset_create_and_add(const char *name,
-					 const struct dmc_kset_uevent_ops *ops,
-					 struct dmc_kobject *parent)
+struct dmc_kset *__dmc_kset_create_and_add(const char *name,
+					   const struct dmc_kset_uevent_ops *ops,
+					   struct dmc_kobject *parent, bool indexed)
 {
 	struct dmc_kset *kset;
 	int err;
@@ -192,12 +192,31 @@ struct dmc_kset *dmc_kset_create_and_add(const char *name,
 		kfree(kset);
 		return NULL;
 	}
+	if (!indexed)
+		dmc_kobj_set_flag(&kset->kobj, DMC_KOBJ_KSET_UNINDEXED);
 	err = dmc_kset_register(kset);
 	if (err) {
 		dmc_kset_put(kset);
 		return NULL;
 	}
 	return kset;
+}
+
+/**
+ * dmc_kset_create_and_add() - allocate and register a kset
+ * @name: its name
+ * @ops: event hooks for its members, or NULL
+ * @parent: parent kobject, or NULL for the top level
+ *
+ * Context: may sleep.
+ * Return: the kset, holding one reference for the caller (end with
+ * dmc_kset_unregister()), or NULL on any error (already logged).
+ */
+struct dmc_kset *dmc_kset_create_and_add(const char *name,
+					 const struct dmc_kset_uevent_ops *ops,
+					 struct dmc_kobject *parent)
+{
+	return __dmc_kset_create_and_add(name, ops, parent, true);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_create_and_add);
 
@@ -206,7 +225,8 @@ EXPORT_SYMBOL_GPL(dmc_kset_create_and_add);
  * @kset: the kset
  * @name: the member's name
  *
- * O(1) expected time (Linux walks the member list). If several members
+ * O(1) expected time (Linux walks the member list; so does the core's
+ * own devices/ kset, which keeps no index). If several members
  * share the name (they then have different parents), any one of them is
  * returned.
  *

@@ -36,6 +36,25 @@ static LIST_HEAD(dmc_listeners);
  */
 static unsigned int dmc_link_listeners;
 
+/* Listeners with a uevent callback; dmc_event_mutex. */
+static unsigned int dmc_uevent_listeners;
+
+/* Listeners told of objects entering the tree; both mutexes. */
+static unsigned int dmc_tree_listeners;
+
+/**
+ * dmc_listeners_watch_tree() - does any listener see objects come and go?
+ *
+ * A hint, read without a lock: dmc_device_add() uses it to skip checks
+ * that only spare listeners the sight of an object added and at once
+ * deleted again. A listener registering meanwhile sees that too, which
+ * is all it could see of a failed add anyway.
+ */
+bool dmc_listeners_watch_tree(void)
+{
+	return READ_ONCE(dmc_tree_listeners);
+}
+
 static bool dmc_listener_wants_links(const struct dmc_listener *l)
 {
 	return l->link_added || l->link_removed;
@@ -64,6 +83,10 @@ void dmc_listeners_add(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
 	list_add_tail(&l->node, &dmc_listeners);
+	if (l->uevent)
+		dmc_uevent_listeners++;
+	if (l->kobj_added)
+		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners + 1);
 	if (dmc_listener_wants_links(l)) {
 		WRITE_ONCE(dmc_link_listeners, dmc_link_listeners + 1);
 		smp_mb();	/* the count before the replay; see above */
@@ -74,6 +97,10 @@ void dmc_listeners_del(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
 	list_del(&l->node);
+	if (l->uevent)
+		dmc_uevent_listeners--;
+	if (l->kobj_added)
+		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners - 1);
 	if (dmc_listener_wants_links(l))
 		WRITE_ONCE(dmc_link_listeners, dmc_link_listeners - 1);
 }
@@ -117,6 +144,16 @@ void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 	list_for_each_entry(l, &dmc_listeners, node)
 		if (l->kobj_moved)
 			l->kobj_moved(l, kobj, old_parent);
+}
+
+/*
+ * Is any listener told of events? Caller holds dmc_event_mutex; without
+ * one, an event is only logged, never formatted as text when sent.
+ */
+bool dmc_listeners_want_uevents(void)
+{
+	lockdep_assert_held(&dmc_event_mutex);
+	return dmc_uevent_listeners;
 }
 
 /* Show an event just numbered and logged; caller holds dmc_event_mutex. */

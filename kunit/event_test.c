@@ -12,6 +12,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "test_util.h"
@@ -514,10 +515,10 @@ static void event_seqnums_are_contiguous_in_log(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, expect, st1.last_seqnum + 1);
 }
 
-static void event_log_next_returns_referenced_events(struct kunit *test)
+static void event_log_next_returns_own_copies(struct kunit *test)
 {
 	struct dmct_obj *a = ev_member(test, "ev-next", NULL);
-	struct dmc_uevent *ev;
+	struct dmc_uevent *ev, *again;
 	u64 seq0, pos, missed = 1;
 	int i;
 
@@ -532,12 +533,175 @@ static void event_log_next_returns_referenced_events(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ev->seqnum, seq0 + 1 + i);
 		KUNIT_EXPECT_EQ(test, pos, ev->seqnum + 1);
 		KUNIT_EXPECT_EQ(test, missed, 0ULL);
-		/* the log's reference and ours */
-		KUNIT_EXPECT_GE(test, kref_read(&ev->kref), 2U);
+		/* The log keeps a binary record: the text is the reader's own. */
+		KUNIT_EXPECT_EQ(test, kref_read(&ev->kref), 1U);
 		dmc_uevent_put(ev);
 	}
 	KUNIT_EXPECT_NULL(test, dmc_event_log_next(&pos, &missed));
 	KUNIT_EXPECT_EQ(test, pos, seq0 + 4);
+
+	/* Two reads of one event: two copies, the same text. */
+	pos = seq0 + 2;
+	ev = dmc_event_log_next(&pos, &missed);
+	pos = seq0 + 2;
+	again = dmc_event_log_next(&pos, &missed);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_ASSERT_NOT_NULL(test, again);
+	KUNIT_EXPECT_PTR_NE(test, ev, again);
+	KUNIT_EXPECT_EQ(test, ev->len, again->len);
+	KUNIT_EXPECT_EQ(test, memcmp(ev->buf, again->buf, ev->len), 0);
+	DMCT_EXPECT_STREQ(test, dmc_uevent_var(again, "ACTION"), "change");
+	DMCT_EXPECT_STREQ(test, again->devpath, "/ev-next/a");
+	dmc_uevent_put(ev);
+	dmc_uevent_put(again);
+}
+
+/*
+ * The log holds capacity * 128 bytes of records (16 KiB at least): big
+ * events run out of bytes before the count, and the oldest go, counted.
+ */
+static void event_log_drops_oldest_when_bytes_run_out(struct kunit *test)
+{
+	struct ev_fill *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct dmct_obj *a = ev_member(test, "ev-bytes", &ev_fill_bytes_ops);
+	struct dmc_event_stats st1, st2;
+	struct dmc_uevent *ev;
+	u64 first, pos, missed;
+	char *big;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	big = kunit_kzalloc(test, 1501, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	memset(big, 'x', 1500);
+	f->big = big;
+	dmct_current()->priv = f;
+	dmct_set_capacity(test, 100);
+	dmc_event_log_stats(&st1);
+	first = st1.last_seqnum + 1;
+	for (i = 0; i < 30; i++)
+		KUNIT_EXPECT_EQ(test, dmc_kobject_uevent(&a->kobj, DMC_KOBJ_CHANGE), 0);
+	dmc_event_log_stats(&st2);
+	KUNIT_EXPECT_EQ(test, st2.last_seqnum, first + 29);
+	/* 16 KiB hold ten of these at most, and at least eight. */
+	KUNIT_EXPECT_LE(test, st2.queued, 10U);
+	KUNIT_EXPECT_GE(test, st2.queued, 8U);
+	KUNIT_EXPECT_EQ(test, st2.dropped, st1.dropped + st1.queued + 30 - st2.queued);
+
+	pos = first;
+	ev = dmc_event_log_next(&pos, &missed);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, missed, 30ULL - st2.queued);
+	KUNIT_EXPECT_EQ(test, ev->seqnum, first + 30 - st2.queued);
+	dmc_uevent_put(ev);
+	/* Every kept one whole, across the ring's wrap. */
+	for (i = 1; i < st2.queued; i++) {
+		ev = dmc_event_log_next(&pos, &missed);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ(test, missed, 0ULL);
+		DMCT_EXPECT_STREQ(test, dmc_uevent_var(ev, "HUGE"), big);
+		DMCT_EXPECT_STREQ(test, ev->devpath, "/ev-bytes/a");
+		dmc_uevent_put(ev);
+	}
+	KUNIT_EXPECT_NULL(test, dmc_event_log_next(&pos, &missed));
+}
+
+/* The race below: events of two sizes, each all one letter. */
+static const char *ev_race_pad;
+
+static int ev_race_hook(const struct dmc_kobject *kobj, struct dmc_uevent_env *env)
+{
+	return dmc_add_uevent_var(env, "PAD=%s", READ_ONCE(ev_race_pad));
+}
+
+static const struct dmc_kset_uevent_ops ev_race_ops = {
+	.uevent = ev_race_hook,
+};
+
+struct ev_race {
+	struct dmc_kobject *kobj;
+	const char *pads[2];
+	int sent;
+	int errors;
+	struct completion done;
+};
+
+static int ev_race_send(void *data)
+{
+	struct ev_race *r = data;
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		WRITE_ONCE(ev_race_pad, r->pads[i % 3 == 0]);
+		if (dmc_kobject_uevent(r->kobj, DMC_KOBJ_CHANGE))
+			r->errors++;
+		else
+			r->sent++;
+		if (!(i % 64))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * A reader copies events out of a small log while a sender appends and
+ * pushes the oldest out: every event read is whole (its padding one of
+ * the two sent, whole), and SEQNUMs read plus those missed add up.
+ */
+static void event_log_reader_races_senders(struct kunit *test)
+{
+	struct dmct_obj *a = ev_member(test, "ev-race", &ev_race_ops);
+	struct dmc_event_stats st;
+	struct task_struct *t;
+	struct dmc_uevent *ev;
+	u64 pos, missed, seen = 0, lost = 0, want;
+	struct ev_race *r;
+	const char *pad;
+	char *big;
+	bool done = false;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	big = kunit_kzalloc(test, 1201, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	memset(big, 'y', 1200);
+	r->kobj = &a->kobj;
+	r->pads[0] = "z";
+	r->pads[1] = big;
+	init_completion(&r->done);
+	ev_race_pad = r->pads[0];
+	dmct_set_capacity(test, 8);
+	dmc_event_log_stats(&st);
+	pos = st.last_seqnum + 1;
+	want = pos;
+
+	t = kthread_create(ev_race_send, r, "ev-race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	wake_up_process(t);
+	while (!done) {
+		done = completion_done(&r->done);
+		while ((ev = dmc_event_log_next(&pos, &missed))) {
+			KUNIT_EXPECT_EQ(test, ev->seqnum, want + missed);
+			want = ev->seqnum + 1;
+			seen++;
+			lost += missed;
+			pad = dmc_uevent_var(ev, "PAD");
+			if (!pad || (strcmp(pad, "z") && strcmp(pad, big)))
+				KUNIT_FAIL(test, "event %llu torn: PAD is %.16s (%zu bytes)",
+					   ev->seqnum, pad ?: "(none)", pad ? strlen(pad) : 0);
+			DMCT_EXPECT_STREQ(test, ev->devpath, "/ev-race/a");
+			dmc_uevent_put(ev);
+		}
+		cond_resched();
+	}
+	wait_for_completion(&r->done);
+	kthread_stop(t);
+	put_task_struct(t);
+	KUNIT_EXPECT_EQ(test, r->errors, 0);
+	KUNIT_EXPECT_EQ(test, seen + lost, (u64)r->sent);
+	KUNIT_EXPECT_GT(test, seen, 0ULL);
 }
 
 static void event_log_overflow_drops_oldest_and_counts(struct kunit *test)
@@ -864,8 +1028,10 @@ static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_del_without_add_sends_nothing),
 	KUNIT_CASE(event_action_names),
 	KUNIT_CASE(event_seqnums_are_contiguous_in_log),
-	KUNIT_CASE(event_log_next_returns_referenced_events),
+	KUNIT_CASE(event_log_next_returns_own_copies),
 	KUNIT_CASE(event_log_overflow_drops_oldest_and_counts),
+	KUNIT_CASE(event_log_drops_oldest_when_bytes_run_out),
+	KUNIT_CASE(event_log_reader_races_senders),
 	KUNIT_CASE(event_log_rejects_capacity_zero_or_over_max),
 	KUNIT_CASE(event_listener_sees_events_in_seqnum_order),
 	KUNIT_CASE(event_listener_order_holds_with_concurrent_senders),

@@ -56,8 +56,9 @@ struct dmc_uevent_env {
 };
 
 /**
- * struct dmc_uevent - one event as sent, kept in the event log
- * @kref: the log holds one reference; readers take their own
+ * struct dmc_uevent - one event as text, as a reader or listener sees it
+ * @kref: dropped by dmc_uevent_put(); the log itself keeps a binary
+ *	record, from which each reader gets a copy of its own
  * @seqnum: the event's SEQNUM
  * @action: what happened
  * @devpath: DEVPATH value (points into @buf)

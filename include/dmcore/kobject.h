@@ -109,6 +109,7 @@ enum dmc_kobject_flag {
 	DMC_KOBJ_UEVENT_SUPPRESS,	/* send no events for this object */
 	DMC_KOBJ_IS_KSET,		/* embedded in a registered dmc_kset */
 	DMC_KOBJ_IS_DEVICE,		/* embedded in a dmc_device (initialized) */
+	DMC_KOBJ_KSET_UNINDEXED,	/* a kset whose members are found by a walk */
 };
 
 /**
