@@ -50,6 +50,7 @@ bench:
 	scripts/bench.sh
 
 profile:
+	scripts/sample.sh
 	scripts/profile.sh
 
 torture:

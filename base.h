@@ -186,16 +186,17 @@ void dmc_count_misuse(void);
 DECLARE_STATIC_KEY_FALSE(dmc_phase_key);
 void __dmc_phase_add(enum dmc_phase phase, u64 cycles);
 
-static inline u64 dmc_phase_start(void)
+static __always_inline u64 dmc_phase_start(void)
 {
 	return static_branch_unlikely(&dmc_phase_key) ? get_cycles() : 0;
 }
 
-static inline void dmc_phase_lap(enum dmc_phase phase, u64 *t)
+/* *@t is 0 unless the clocks ran at the start: tested first, no call. */
+static __always_inline void dmc_phase_lap(enum dmc_phase phase, u64 *t)
 {
 	u64 now;
 
-	if (!static_branch_unlikely(&dmc_phase_key) || !*t)
+	if (likely(!*t) || !static_branch_unlikely(&dmc_phase_key))
 		return;
 	now = get_cycles();
 	__dmc_phase_add(phase, now - *t);
@@ -392,6 +393,9 @@ struct dmc_driver_private {
  * @knode_waits: in the index of named waiters (dmc_deferred_mutex)
  * @waits_for: the name a deferred probe waits for, or NULL for unnamed
  * @deferred_by: the driver whose probe deferred, NULL for a match deferral
+ * @deferred_held: the deferred lists hold a reference on the device
+ *	(dmc_deferred_mutex; set only under the device lock of a live
+ *	device, so a deleter reads it without the mutex)
  * @dpm_entry: in the power-order list (dmc_dpm_mutex)
  * @suppliers: links to the devices this one depends on (dmc_links_mutex)
  * @consumers: links to the devices that depend on this one
@@ -421,6 +425,7 @@ struct dmc_device_private {
 	struct dmc_klist_node knode_waits;
 	char *waits_for;
 	struct dmc_driver *deferred_by;
+	bool deferred_held;
 	struct list_head dpm_entry;
 	struct list_head suppliers;
 	struct list_head consumers;

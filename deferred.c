@@ -86,10 +86,12 @@ bool dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 	struct dmc_device_private *p = dev->p;
 	bool kick = false;
 
+	lockdep_assert_held(&dev->mutex);
 	mutex_lock(&dmc_deferred_mutex);
 	p->deferred_by = drv;
 	if (!dmc_deferred_unlink(p))
 		dmc_device_get(dev);	/* the lists hold a reference */
+	WRITE_ONCE(p->deferred_held, true);
 	if (atomic_read(&dmc_deferred_trigger_count) != trigger) {
 		list_add_tail(&p->deferred, &dmc_deferred_active);
 		kick = true;
@@ -104,13 +106,24 @@ bool dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 	return kick;
 }
 
-/* Forget a deferral: the device bound or is going away. */
+/*
+ * Forget a deferral: the device bound or is going away. Most devices
+ * never deferred: ->deferred_held, read without the mutex, says so. It
+ * is set only by dmc_deferred_probe_add(), under the device lock of a
+ * device not dead, which the caller holds (bound) or which a deleter
+ * took after marking the device dead (dmc_device_del_claim()): a set
+ * that matters is always seen here.
+ */
 void dmc_deferred_probe_del(struct dmc_device *dev)
 {
+	struct dmc_device_private *p = dev->p;
 	bool was;
 
+	if (!READ_ONCE(p->deferred_held))
+		return;
 	mutex_lock(&dmc_deferred_mutex);
-	was = dmc_deferred_unlink(dev->p);
+	was = dmc_deferred_unlink(p);
+	WRITE_ONCE(p->deferred_held, false);
 	mutex_unlock(&dmc_deferred_mutex);
 	if (was)
 		dmc_device_put(dev);
@@ -157,6 +170,7 @@ struct dmc_device *dmc_deferred_next(void)
 		p = list_first_entry(&dmc_deferred_active,
 				     struct dmc_device_private, deferred);
 		list_del_init(&p->deferred);
+		WRITE_ONCE(p->deferred_held, false);
 		dev = p->device;
 	}
 	mutex_unlock(&dmc_deferred_mutex);
@@ -170,6 +184,7 @@ struct dmc_device *dmc_deferred_next(void)
 void dmc_deferred_drop_driver(struct dmc_driver *drv)
 {
 	struct dmc_device_private *p, *tmp;
+	struct dmc_devvec held = {};
 	struct dmc_klist_iter it;
 	struct dmc_klist_node *n;
 	LIST_HEAD(dropped);
@@ -187,12 +202,22 @@ void dmc_deferred_drop_driver(struct dmc_driver *drv)
 		}
 	}
 	dmc_klist_iter_exit(&it);
-	mutex_unlock(&dmc_deferred_mutex);
-
+	/*
+	 * Off every list before the mutex is dropped: a probe parking one of
+	 * them again meanwhile must find it unlisted, its reference gone.
+	 */
 	list_for_each_entry_safe(p, tmp, &dropped, deferred) {
+		if (dmc_devvec_push(&held, p->device))
+			break;
 		list_del_init(&p->deferred);
-		dmc_device_put(p->device);
+		WRITE_ONCE(p->deferred_held, false);
 	}
+	/* Out of memory for the rest: they stay parked, waiting for any bind. */
+	list_for_each_entry(p, &dropped, deferred)
+		p->deferred_by = NULL;
+	list_splice_tail(&dropped, &dmc_deferred_unnamed);
+	mutex_unlock(&dmc_deferred_mutex);
+	dmc_devvec_put_all(&held);
 }
 
 /**
@@ -222,9 +247,16 @@ int dmc_probe_defer(struct dmc_device *dev, const char *waits_for)
 }
 EXPORT_SYMBOL_GPL(dmc_probe_defer);
 
-/* A new match or probe of @dev begins: it waits for nothing yet. */
+/*
+ * A new match or probe of @dev begins: it waits for nothing yet. Caller
+ * holds the device lock, under which ->waits_for is set (probe context):
+ * NULL, it stays so without the mutex.
+ */
 void dmc_clear_waits_for(struct dmc_device *dev)
 {
+	lockdep_assert_held(&dev->mutex);
+	if (!READ_ONCE(dev->p->waits_for))
+		return;
 	mutex_lock(&dmc_deferred_mutex);
 	dmc_deferred_set_waits_for(dev->p, NULL);
 	mutex_unlock(&dmc_deferred_mutex);

@@ -428,7 +428,12 @@ static void dmc_device_del_one(struct dmc_device *dev)
 	dmc_device_remove_links(dev);
 	dmc_phase_lap(DMC_PHASE_DEL_UNBIND, &t);
 	dmc_class_remove_device(dev);
-	if (dev->bus)	/* unbound before it leaves its bus, as in Linux */
+	/*
+	 * Unbound before it leaves its bus, as in Linux: done above already,
+	 * and a dead device binds no more (the probe checks under the device
+	 * lock, which the unbind above took).
+	 */
+	if (dev->bus && WARN_ON_ONCE(READ_ONCE(dev->driver)))
 		dmc_device_release_driver(dev);
 	dmc_bus_remove_device(dev);
 	dmc_phase_lap(DMC_PHASE_DEL_LISTS, &t);

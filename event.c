@@ -293,17 +293,24 @@ static void dmc_event_rec_fill(struct dmc_event_rec *rec,
 	memcpy(p, vars, rec->vars_len);
 }
 
+/* The slot of the @i-th oldest record (@i <= count): no division. */
+static unsigned int dmc_ring_slot(const struct dmc_event_ring *r, unsigned int i)
+{
+	i += r->head;
+	return i >= r->capacity ? i - r->capacity : i;
+}
+
 /* The @i-th oldest record of the log; dmc_ring_lock or dmc_event_mutex. */
 static struct dmc_event_rec *dmc_ring_rec(const struct dmc_event_ring *r,
 					  unsigned int i)
 {
-	return (struct dmc_event_rec *)(r->data + r->offs[(r->head + i) % r->capacity]);
+	return (struct dmc_event_rec *)(r->data + r->offs[dmc_ring_slot(r, i)]);
 }
 
 /* Drop the oldest record; dmc_ring_lock. */
 static void dmc_ring_drop(struct dmc_event_ring *r)
 {
-	r->head = (r->head + 1) % r->capacity;
+	r->head = dmc_ring_slot(r, 1);
 	r->count--;
 	r->dropped++;
 }
@@ -348,7 +355,7 @@ static void dmc_event_log_append(const struct dmc_uevent_env *env,
 	off = dmc_ring_reserve(r, size);
 	dmc_event_rec_fill((struct dmc_event_rec *)(r->data + off), env,
 			   action, seqnum);
-	r->offs[(r->head + r->count) % r->capacity] = off;
+	r->offs[dmc_ring_slot(r, r->count)] = off;
 	r->tail = off + size;
 	r->count++;
 	r->sent++;
@@ -695,8 +702,12 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
 
 	mutex_lock(&dmc_event_mutex);
 	seqnum = dmc_seqnum + 1;
-	/* SEQNUM is added when read but must fit like any other variable. */
-	if (env->buflen + strlen("SEQNUM=") + dmc_u64_digits(seqnum) + 1 >
+	/*
+	 * SEQNUM is added when read but must fit like any other variable;
+	 * its digits are counted (divisions) only near the limit.
+	 */
+	if (env->buflen + strlen("SEQNUM=") + 21 > DMC_UEVENT_BUFFER_SIZE &&
+	    env->buflen + strlen("SEQNUM=") + dmc_u64_digits(seqnum) + 1 >
 	    DMC_UEVENT_BUFFER_SIZE) {
 		mutex_unlock(&dmc_event_mutex);
 		pr_warn_ratelimited("dmcore: event for '%s' has no room for SEQNUM\n",

@@ -50,9 +50,18 @@ int dmc_kobject_check_name(const char *name)
 static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 					    int *err)
 {
-	char *name;
+	char buf[64], *name;
+	va_list aq;
+	int len;
 
-	name = kvasprintf(GFP_KERNEL, fmt, vargs);
+	/* Formatted once for the common short name, twice for a long one. */
+	va_copy(aq, vargs);
+	len = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	if (len < sizeof(buf))
+		name = kmemdup(buf, len + 1, GFP_KERNEL);
+	else
+		name = kvasprintf(GFP_KERNEL, fmt, vargs);
 	if (!name) {
 		*err = -ENOMEM;
 		return NULL;

@@ -126,10 +126,13 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
 {
 	struct dmc_attribute **a;
 
+	const char *name = data;
+
+	/* The first byte before the call: most names differ there. */
 	if (grp->name)
-		return !strcmp(grp->name, data);
+		return grp->name[0] == name[0] && !strcmp(grp->name, name);
 	for (a = grp->attrs; a && *a; a++)
-		if (!strcmp((*a)->name, data))
+		if ((*a)->name[0] == name[0] && !strcmp((*a)->name, name))
 			return 1;
 	return 0;
 }
@@ -160,7 +163,7 @@ bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
 		return false;
 	if (parent->ktype && parent->ktype->link_names)
 		for (link = parent->ktype->link_names; *link; link++)
-			if (!strcmp(name, *link))
+			if ((*link)[0] == name[0] && !strcmp(name, *link))
 				return true;
 	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
 }

@@ -257,6 +257,20 @@ static struct dmc_device_link *__dmc_link_find(struct dmc_device *consumer,
 	return NULL;
 }
 
+/* Links mutex held; the caller puts the devices and frees the link. */
+static void __dmc_link_unlink(struct dmc_device_link *link)
+{
+	list_del(&link->c_node);
+	list_del(&link->s_node);
+}
+
+static void dmc_link_free(struct dmc_device_link *link)
+{
+	dmc_device_put(link->consumer);
+	dmc_device_put(link->supplier);
+	kfree(link);
+}
+
 /**
  * dmc_device_link_add() - make @consumer depend on @supplier
  * @consumer: a registered device
@@ -321,25 +335,25 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	link->supplier = dmc_device_get(supplier);
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
+	/*
+	 * A deletion of either device that began meanwhile may have looked
+	 * for links already, without the mutex (dmc_device_links_purge()):
+	 * pairs with the barrier after dmc_device_del_claim() sets ->dead.
+	 */
+	smp_mb();
+	if (READ_ONCE(consumer->p->dead) || READ_ONCE(supplier->p->dead)) {
+		__dmc_link_unlink(link);
+		mutex_unlock(&dmc_links_mutex);
+		dmc_devvec_put_all(&held);
+		dmc_link_free(link);
+		pr_err_ratelimited("dmcore: link_add: a device is being deleted\n");
+		return ERR_PTR(-EINVAL);
+	}
 	mutex_unlock(&dmc_links_mutex);
 	dmc_devvec_put_all(&held);
 	return link;
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_add);
-
-/* Links mutex held; the caller puts the devices and frees the link. */
-static void __dmc_link_unlink(struct dmc_device_link *link)
-{
-	list_del(&link->c_node);
-	list_del(&link->s_node);
-}
-
-static void dmc_link_free(struct dmc_device_link *link)
-{
-	dmc_device_put(link->consumer);
-	dmc_device_put(link->supplier);
-	kfree(link);
-}
 
 /**
  * dmc_device_link_del() - delete a link
@@ -419,6 +433,9 @@ int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 	struct dmc_device_link *link;
 	int ret = 0;
 
+	/* A link added right after this peek: as if added after the unlock. */
+	if (list_empty(&dev->p->suppliers))
+		return 0;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->suppliers, c_node) {
 		if (!dmc_device_is_bound(link->supplier)) {
@@ -437,6 +454,8 @@ bool dmc_device_links_consumers_bound(struct dmc_device *dev)
 	struct dmc_device_link *link;
 	bool ret = false;
 
+	if (list_empty(&dev->p->consumers))	/* as in check_suppliers */
+		return false;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry(link, &dev->p->consumers, s_node)
 		if (dmc_device_is_bound(link->consumer))
@@ -457,6 +476,8 @@ struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
 	struct dmc_device_link *link;
 	unsigned int gen;
 
+	if (list_empty(&dev->p->consumers))	/* as in check_suppliers */
+		return NULL;
 	mutex_lock(&dmc_links_mutex);
 	gen = dmc_links_new_gen();
 	dev->p->link_gen = gen;
@@ -485,6 +506,13 @@ void dmc_device_links_purge(struct dmc_device *dev)
 	struct dmc_device_link *link, *tmp;
 	LIST_HEAD(dead);
 
+	/*
+	 * @dev is dead (dmc_device_del_claim()'s barrier follows): a link
+	 * added from now on sees that and undoes itself, one added before
+	 * is on a list seen here.
+	 */
+	if (list_empty(&dev->p->suppliers) && list_empty(&dev->p->consumers))
+		return;
 	mutex_lock(&dmc_links_mutex);
 	list_for_each_entry_safe(link, tmp, &dev->p->suppliers, c_node) {
 		__dmc_link_unlink(link);

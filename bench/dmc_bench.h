@@ -66,6 +66,14 @@ void dmc_bench_dmc_release_held(void);
 /* Raw debugfs (floor.c). */
 int dmc_bench_floor(unsigned int n, struct dmc_bench_result *r);
 
+/* The sampling profiler (sample.c). */
+struct seq_operations;
+int dmc_bench_sample_start(void);
+void dmc_bench_sample_stop(void);
+void dmc_bench_sample_free(void);
+unsigned int dmc_bench_samples(unsigned int *taken);
+extern const struct seq_operations dmc_bench_sample_seq_ops;
+
 /* Wait until dmcore's mirror has removed deleted objects (main.c). */
 void dmc_bench_mirror_settle(void);
 

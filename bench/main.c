@@ -25,6 +25,11 @@
  *				gives each phase's total ("ph_<name>=
  *				cycles/calls") and the clock's rate
  *				("tsc_khz=")
+ *	sample on|off		sample the writing task's time in the
+ *				kernel from now on (the shell's commands
+ *				that follow) / stop; dmc_bench/samples
+ *				then lists one function per sample
+ *				(sample.c)
  *
  * A result line is "cmd=... side=... n=... ns0=... ns1=... ns2=...
  * count=... probes=... ops=... mem=... entries=... err=...": phase totals
@@ -38,6 +43,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/mm.h>
@@ -182,6 +188,17 @@ static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(cmd, "phases") && args >= 3 && n) {
 		err = dmc_bench_phases(side, n, &r, dmc_bench_extra,
 				       sizeof(dmc_bench_extra));
+	} else if (!strcmp(cmd, "sample") && args >= 2) {
+		err = -EINVAL;
+		if (!strcmp(side, "on"))
+			err = dmc_bench_sample_start();
+		if (!strcmp(side, "off")) {
+			dmc_bench_sample_stop();
+			n = dmc_bench_samples(&l);
+			r.count = n;
+			r.ops = l;
+			err = 0;
+		}
 	} else if (!strcmp(cmd, "evlog") && args >= 2 && !kstrtouint(side, 10, &n)) {
 		err = dmc_event_log_set_capacity(n);
 	} else if (args >= 3) {
@@ -219,6 +236,19 @@ static const struct file_operations dmc_bench_fops = {
 	.llseek = default_llseek,
 };
 
+static int dmc_bench_samples_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &dmc_bench_sample_seq_ops);
+}
+
+static const struct file_operations dmc_bench_samples_fops = {
+	.owner = THIS_MODULE,
+	.open = dmc_bench_samples_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
 static int __init dmc_bench_init(void)
 {
 	int err;
@@ -231,6 +261,8 @@ static int __init dmc_bench_init(void)
 		goto err_real;
 	dmc_bench_dir = debugfs_create_dir("dmc_bench", NULL);
 	debugfs_create_file("run", 0600, dmc_bench_dir, NULL, &dmc_bench_fops);
+	debugfs_create_file("samples", 0400, dmc_bench_dir, NULL,
+			    &dmc_bench_samples_fops);
 	return 0;
 err_real:
 	dmc_bench_real_exit();
@@ -240,6 +272,7 @@ err_real:
 static void __exit dmc_bench_exit(void)
 {
 	debugfs_remove(dmc_bench_dir);
+	dmc_bench_sample_free();
 	dmc_bench_dmc_exit();
 	dmc_bench_real_exit();
 }

@@ -9,7 +9,10 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -692,6 +695,88 @@ static int link_test_init(struct kunit *test)
 	return dmm_init(test, "lk");
 }
 
+/*
+ * A link added while one of its devices is being deleted: the deletion
+ * peeks at the device's links without the links mutex, so the add must
+ * see the deletion and undo itself, or be seen by it. Either way no link
+ * survives and both devices are released. A kthread spinning on the
+ * other CPU adds as the test deletes, with the deletion delayed by a few
+ * microseconds more each round, so that the add lands before, inside and
+ * after the deletion's window (the outcomes are counted, not required).
+ */
+/* A short name that lives as long as the test. */
+static const char *lk_name(struct kunit *test, char prefix, unsigned int i)
+{
+	char *name = kunit_kzalloc(test, 12, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	snprintf(name, 12, "%c%u", prefix, i);
+	return name;
+}
+
+struct lk_race {
+	atomic_t go;
+	struct completion done;
+	struct dmc_device *c, *s;
+	struct dmc_device_link *link;
+};
+
+static int lk_race_add(void *data)
+{
+	struct lk_race *r = data;
+
+	while (!atomic_read(&r->go))
+		cond_resched();
+	r->link = dmc_device_link_add(r->c, r->s);
+	complete(&r->done);
+	return 0;
+}
+
+static void link_add_racing_deletion_leaves_no_link(struct kunit *test)
+{
+	unsigned int i, made = 0, refused = 0;
+	struct task_struct *t;
+	struct lk_race r;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	for (i = 0; i < 400; i++) {
+		struct dmm_dev *s = dmm_dev_new(test, lk_name(test, 's', i), NULL, NULL, NULL);
+		struct dmm_dev *c = dmm_dev_new(test, lk_name(test, 'c', i), NULL, NULL, NULL);
+		struct dmm_dev *victim = i & 1 ? c : s, *other = i & 1 ? s : c;
+
+		atomic_set(&r.go, 0);
+		init_completion(&r.done);
+		r.c = c->dev;
+		r.s = s->dev;
+		t = kthread_create(lk_race_add, &r, "lk-race");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		kthread_bind(t, cpumask_any_but(cpu_online_mask, raw_smp_processor_id()));
+		wake_up_process(t);
+		dmm_dev_get(victim);
+		atomic_set(&r.go, 1);
+		udelay(i % 40);
+		dmm_dev_unregister(victim);
+		wait_for_completion(&r.done);
+		if (IS_ERR(r.link)) {
+			KUNIT_EXPECT_EQ(test, PTR_ERR(r.link), (long)-EINVAL);
+			refused++;
+		} else {
+			made++;
+		}
+		KUNIT_EXPECT_NULL(test, dmc_device_link_find(c->dev, s->dev));
+		dmm_dev_put(victim);
+		dmc_kobject_flush_releases();
+		KUNIT_EXPECT_EQ_MSG(test, victim->released, 1U, "round %u", i);
+		dmm_dev_get(other);
+		dmm_dev_unregister(other);
+		dmm_dev_put(other);
+		dmc_kobject_flush_releases();
+		KUNIT_EXPECT_EQ_MSG(test, other->released, 1U, "round %u", i);
+	}
+	kunit_info(test, "links made then purged: %u, refused: %u\n", made, refused);
+}
+
 static struct kunit_case link_test_cases[] = {
 	KUNIT_CASE(link_add_null_fails_einval),
 	KUNIT_CASE(link_add_to_itself_fails_einval),
@@ -706,6 +791,7 @@ static struct kunit_case link_test_cases[] = {
 	KUNIT_CASE(link_refcounts_back_after_link_del),
 	KUNIT_CASE(link_consumer_deletion_removes_its_links),
 	KUNIT_CASE(link_supplier_deletion_removes_its_links),
+	KUNIT_CASE(link_add_racing_deletion_leaves_no_link),
 	KUNIT_CASE(link_consumer_defers_on_supplier_without_driver),
 	KUNIT_CASE(link_consumer_binds_once_supplier_binds),
 	KUNIT_CASE(link_consumer_waits_for_every_supplier),
