@@ -167,7 +167,7 @@ static void dmc_probe_failed(struct dmc_device *dev)
  */
 static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
-	char supplier[DMC_NAME_MAX + 1];
+	char supplier[DMC_NAME_MAX + 1] dmc_noinit;
 	int trigger, ret;
 
 	lockdep_assert_held(&dev->mutex);

@@ -12,10 +12,12 @@
  * A full log drops its oldest event and counts the drop.
  *
  * Sending an event:
- *   1. the subsystem is the first kset found walking up from the object;
+ *   1. the subsystem is the first kset found walking up from the object,
+ *      and ACTION and DEVPATH are set in the same hold of dmc_name_lock
+ *      (so DEVPATH is the path the object had when the event was sent);
  *   2. the object's suppression bit, then the kset's filter may drop it;
- *   3. ACTION, DEVPATH and SUBSYSTEM are set, then the sender's variables,
- *      then the kset's uevent() hook adds its own;
+ *   3. SUBSYSTEM is set, then the sender's variables, then the kset's
+ *      uevent() hook adds its own;
  *   4. under dmc_event_mutex (listener.c) the event gets the next SEQNUM,
  *      enters the log and is shown to every listener, so all of them see
  *      SEQNUM order; readers sleeping on the log are woken.
@@ -508,74 +510,6 @@ static int dmc_uevent_check(struct dmc_kobject *kobj,
 }
 
 /*
- * What an event needs of the kset that gives its object a subsystem: the
- * uevent ops and the name, copied while the kset is known to be alive.
- * Like Linux's kobject_uevent_env(), an event holds no reference on the
- * kset, so the ops are called after the kset may have gone: they, and
- * the string their name() returns, must live as long as the module that
- * owns them (struct dmc_kset_uevent_ops), not as long as the kset.
- */
-struct dmc_uevent_kset {
-	const struct dmc_kset_uevent_ops *ops;
-	char name[DMC_NAME_MAX + 1];
-};
-
-/*
- * Find the kset giving @kobj its subsystem and copy what the event needs
- * of it into @ks, under dmc_name_lock (dmc_kobject_subsystem_kset()).
- * Return: 0, 1 (@kobj's events are suppressed: send nothing), -ENOENT
- * (@kobj is not in the tree) or -EINVAL (no kset above it), logged.
- */
-static int dmc_uevent_find_kset(struct dmc_kobject *kobj,
-				enum dmc_kobject_action action,
-				struct dmc_uevent_kset *ks)
-{
-	const struct dmc_kset *kset = NULL;
-	bool in_tree, suppressed = false;
-
-	read_lock(&dmc_name_lock);
-	in_tree = dmc_kobject_in_tree(kobj);
-	if (in_tree)
-		suppressed = dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS);
-	if (in_tree && !suppressed)
-		kset = dmc_kobject_subsystem_kset(kobj);
-	if (kset) {
-		ks->ops = kset->uevent_ops;
-		strscpy(ks->name, kset->kobj.name, sizeof(ks->name));
-	}
-	read_unlock(&dmc_name_lock);
-	if (!in_tree) {
-		pr_err_ratelimited("dmcore: event '%s' for '%s', which is not in the tree\n",
-				   dmc_action_names[action], kobj->name);
-		return -ENOENT;
-	}
-	if (suppressed)
-		return 1;
-	if (!kset) {
-		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
-				    dmc_action_names[action], kobj->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * The kset's filter, then its name for @kobj's SUBSYSTEM (NULL:
- * the kset's own name). Return: false when the filter drops the event.
- */
-static bool dmc_uevent_filter(struct dmc_kobject *kobj,
-			      const struct dmc_uevent_kset *ks,
-			      const char **subsystem)
-{
-	const struct dmc_kset_uevent_ops *ops = ks->ops;
-
-	if (ops && ops->filter && !ops->filter(kobj))
-		return false;
-	*subsystem = ops && ops->name ? ops->name(kobj) : NULL;
-	return true;
-}
-
-/*
  * Start a variable "<key><value>" at the end of @env's buffer, with
  * @need bytes for the value and its NUL. Return: where the value goes,
  * or NULL (and a warning) when the event is full.
@@ -619,35 +553,123 @@ static int dmc_uevent_add_str(struct dmc_uevent_env *env, const char *key,
 	return 0;
 }
 
-/* ACTION, DEVPATH and SUBSYSTEM, the first three variables. */
-static int dmc_uevent_add_base(struct dmc_uevent_env *env,
-			       enum dmc_kobject_action action,
-			       struct dmc_kobject *kobj,
-			       const struct dmc_uevent_kset *ks,
-			       const char *subsystem)
+/*
+ * DEVPATH, written straight into the event; dmc_name_lock held. Return:
+ * 0, -E2BIG (no room for the variable) or -ENAMETOOLONG (the path does
+ * not fit).
+ */
+static int dmc_uevent_add_devpath(struct dmc_uevent_env *env,
+				  const struct dmc_kobject *kobj)
 {
 	size_t klen = strlen("DEVPATH=");
-	int err, len;
-	char *p;
+	char *p = dmc_uevent_var_start(env, "DEVPATH=", klen, 1);
+	int len;
 
-	err = dmc_uevent_add_str(env, "ACTION=", strlen("ACTION="),
-				 dmc_action_names[action]);
-	if (err)
-		return err;
-	/* The path, written straight into the event under the name lock. */
-	p = dmc_uevent_var_start(env, "DEVPATH=", klen, 1);
 	if (!p)
 		return -E2BIG;
-	len = dmc_kobject_path_into(kobj, p, sizeof(env->buf) - env->buflen - klen);
-	if (len < 0) {
+	len = __dmc_kobject_path_into(kobj, p, sizeof(env->buf) - env->buflen - klen);
+	if (len < 0)
+		return -ENAMETOOLONG;
+	dmc_uevent_var_end(env, klen, len);
+	return 0;
+}
+
+/*
+ * What an event needs of the kset that gives its object a subsystem: the
+ * uevent ops and the name, copied while the kset is known to be alive.
+ * Like Linux's kobject_uevent_env(), an event holds no reference on the
+ * kset, so the ops are called after the kset may have gone: they, and
+ * the string their name() returns, must live as long as the module that
+ * owns them (struct dmc_kset_uevent_ops), not as long as the kset.
+ */
+struct dmc_uevent_kset {
+	const struct dmc_kset_uevent_ops *ops;
+	char name[DMC_NAME_MAX + 1];
+};
+
+/*
+ * Find the kset giving @kobj its subsystem and copy what the event needs
+ * of it into @ks, under dmc_name_lock (dmc_kobject_subsystem_kset()); in
+ * the same hold, @env's first two variables, ACTION and DEVPATH.
+ * Return: 0, 1 (@kobj's events are suppressed: send nothing), -ENOENT
+ * (@kobj is not in the tree), -EINVAL (no kset above it) or -E2BIG (the
+ * path does not fit an event), logged.
+ */
+static int dmc_uevent_find_kset(struct dmc_kobject *kobj,
+				enum dmc_kobject_action action,
+				struct dmc_uevent_kset *ks,
+				struct dmc_uevent_env *env)
+{
+	const struct dmc_kset *kset = NULL;
+	bool in_tree, suppressed = false;
+	int err = 0;
+
+	read_lock(&dmc_name_lock);
+	in_tree = dmc_kobject_in_tree(kobj);
+	if (in_tree)
+		suppressed = dmc_kobj_test_flag(kobj, DMC_KOBJ_UEVENT_SUPPRESS);
+	if (in_tree && !suppressed)
+		kset = dmc_kobject_subsystem_kset(kobj);
+	if (kset) {
+		ks->ops = kset->uevent_ops;
+		/* Its name only if no ops may name the subsystem instead. */
+		ks->name[0] = '\0';
+		if (!ks->ops || !ks->ops->name)
+			strscpy(ks->name, kset->kobj.name, sizeof(ks->name));
+		/* ACTION and DEVPATH, the path as it is now, under the same lock. */
+		err = dmc_uevent_add_str(env, "ACTION=", strlen("ACTION="),
+					 dmc_action_names[action]);
+		if (!err)
+			err = dmc_uevent_add_devpath(env, kobj);
+	}
+	read_unlock(&dmc_name_lock);
+	if (!in_tree) {
+		pr_err_ratelimited("dmcore: event '%s' for '%s', which is not in the tree\n",
+				   dmc_action_names[action], kobj->name);
+		return -ENOENT;
+	}
+	if (suppressed)
+		return 1;
+	if (!kset) {
+		pr_warn_ratelimited("dmcore: event '%s' for '%s' dropped: no kset above it\n",
+				    dmc_action_names[action], kobj->name);
+		return -EINVAL;
+	}
+	if (err == -ENAMETOOLONG) {
 		pr_warn_ratelimited("dmcore: event for '%s': path longer than %d bytes\n",
 				    kobj->name, DMC_UEVENT_BUFFER_SIZE);
-		return len;
+		err = -E2BIG;
 	}
-	dmc_uevent_var_end(env, klen, len);
-	return dmc_uevent_add_str(env, "SUBSYSTEM=", strlen("SUBSYSTEM="),
-				  subsystem ?: ks->name);
+	return err;
 }
+
+/*
+ * The kset's filter, then its name for @kobj's SUBSYSTEM (NULL: the
+ * kset's own name, in @ks). Return: false when the filter drops the
+ * event, or @kobj left the tree before the kset's name was copied.
+ */
+static bool dmc_uevent_filter(struct dmc_kobject *kobj,
+			      struct dmc_uevent_kset *ks,
+			      const char **subsystem)
+{
+	const struct dmc_kset_uevent_ops *ops = ks->ops;
+
+	const struct dmc_kset *kset;
+
+	if (ops && ops->filter && !ops->filter(kobj))
+		return false;
+	*subsystem = ops && ops->name ? ops->name(kobj) : NULL;
+	if (*subsystem || ks->name[0])
+		return true;
+	/* The ops named nothing: the kset's own name, copied now. */
+	read_lock(&dmc_name_lock);
+	kset = dmc_kobject_in_tree(kobj) ? dmc_kobject_subsystem_kset(kobj) : NULL;
+	if (kset)
+		strscpy(ks->name, kset->kobj.name, sizeof(ks->name));
+	read_unlock(&dmc_name_lock);
+	return kset;
+}
+
 
 /* The sender's own variables, each checked as KEY=VALUE. */
 static int dmc_uevent_add_ext(struct dmc_uevent_env *env,
@@ -681,8 +703,8 @@ static int dmc_uevent_kset_hook(struct dmc_uevent_env *env,
 		return 0;
 	err = ops->uevent(kobj, env);
 	if (err)
-		pr_debug("dmcore: event for '%s' cancelled by kset '%s': %d\n",
-			 kobj->name, ks->name, err);
+		pr_debug("dmcore: event for '%s' cancelled by its kset's uevent(): %d\n",
+			 kobj->name, err);
 	return err;
 }
 
@@ -777,24 +799,24 @@ static int dmc_uevent_build_send(struct dmc_kobject *kobj,
 				 const char * const envp_ext[], bool synth, u64 *t)
 {
 	struct dmc_uevent_env *env;
-	struct dmc_uevent_kset ks;
+	struct dmc_uevent_kset ks dmc_noinit;
 	const char *subsystem;
 	int err;
 
 	err = dmc_uevent_check(kobj, action);
 	if (err)
 		return err;
-	err = dmc_uevent_find_kset(kobj, action, &ks);
-	if (err)
-		return err < 0 ? err : 0;
-	if (!dmc_uevent_filter(kobj, &ks, &subsystem))
-		return 0;
-
 	env = dmc_uevent_env_get();
 	if (!env)
 		return -ENOMEM;
 
-	err = dmc_uevent_add_base(env, action, kobj, &ks, subsystem);
+	err = dmc_uevent_find_kset(kobj, action, &ks, env);
+	if (err || !dmc_uevent_filter(kobj, &ks, &subsystem)) {
+		dmc_uevent_env_put(env);
+		return err < 0 ? err : 0;
+	}
+	err = dmc_uevent_add_str(env, "SUBSYSTEM=", strlen("SUBSYSTEM="),
+				 subsystem ?: ks.name);
 	if (!err)
 		err = dmc_uevent_add_ext(env, kobj, envp_ext);
 	if (!err)

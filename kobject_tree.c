@@ -57,11 +57,10 @@ static u32 dmc_sib_node_hash(const struct dmc_hnode *h)
 	return dmc_sib_hash(kobj->parent, kobj->name);
 }
 
-/* Caller holds dmc_tree_mutex. */
-static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
-					  const char *name)
+/* The child @name of @parent, hashed to @hash. Caller holds dmc_tree_mutex. */
+static struct dmc_kobject *__dmc_sib_lookup(const struct dmc_kobject *parent,
+					    const char *name, u32 hash)
 {
-	u32 hash = dmc_sib_hash(parent, name);
 	struct dmc_kobject *kobj;
 	struct dmc_hnode *h;
 
@@ -74,6 +73,12 @@ static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 	return NULL;
 }
 
+static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
+					  const char *name)
+{
+	return __dmc_sib_lookup(parent, name, dmc_sib_hash(parent, name));
+}
+
 /* Resize the index for @count members, if due. Caller holds dmc_tree_mutex. */
 static void dmc_sib_resize(unsigned int count)
 {
@@ -84,12 +89,14 @@ static void dmc_sib_resize(unsigned int count)
 	dmc_htab_resize_finish(&r);
 }
 
-/* Index @kobj under its parent and name. Caller holds dmc_tree_mutex. */
-static void dmc_sib_insert(struct dmc_kobject *kobj)
+/*
+ * Index @kobj under its parent and name, hashed to @hash. Caller holds
+ * dmc_tree_mutex.
+ */
+static void dmc_sib_insert(struct dmc_kobject *kobj, u32 hash)
 {
 	dmc_sib_resize(dmc_sib_index.count + 1);
-	dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
-		     dmc_sib_hash(kobj->parent, kobj->name));
+	dmc_htab_add(&dmc_sib_index, &kobj->sib_node, hash);
 }
 
 static void dmc_sib_remove(struct dmc_kobject *kobj)
@@ -251,6 +258,7 @@ struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj)
 int __dmc_kobject_add(struct dmc_kobject *kobj)
 {
 	struct dmc_kobject *parent = kobj->parent;
+	u32 hash;
 	int err;
 
 	mutex_lock(&dmc_tree_mutex);
@@ -267,14 +275,15 @@ int __dmc_kobject_add(struct dmc_kobject *kobj)
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	if (dmc_sib_lookup(parent, kobj->name)) {
+	hash = dmc_sib_hash(parent, kobj->name);
+	if (__dmc_sib_lookup(parent, kobj->name, hash)) {
 		pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
 				   kobj->name, parent ? parent->name : "",
 				   parent ? "/" : "", kobj->name);
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	dmc_sib_insert(kobj);
+	dmc_sib_insert(kobj, hash);
 	err = dmc_kset_join(kobj);
 	if (err)
 		goto out_unindex;
@@ -350,11 +359,19 @@ static size_t dmc_fill_path(const struct dmc_kobject *kobj, char *buf,
  */
 int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size)
 {
-	size_t len;
+	int len;
 
 	read_lock(&dmc_name_lock);
-	len = dmc_fill_path(kobj, buf, size);
+	len = __dmc_kobject_path_into(kobj, buf, size);
 	read_unlock(&dmc_name_lock);
+	return len;
+}
+
+/* dmc_kobject_path_into() for a caller holding dmc_name_lock. */
+int __dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size)
+{
+	size_t len = dmc_fill_path(kobj, buf, size);
+
 	return len + 1 > size ? -E2BIG : len;
 }
 

@@ -12,7 +12,8 @@
 #   "S side=real|dmc scen=devices|bind samples=TOTAL n=COUNT fn=FUNC"
 # for the host, the functions with at least 0.5 % of the samples.
 # Environment (vm.sh --env): SAMPLE_N (default 100000), SAMPLE_SECS
-# (default 20).
+# (default 20), SAMPLE_SCEN (default "devices bind"), SAMPLE_SIDES
+# (default "real dmc").
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
@@ -54,8 +55,8 @@ profile() {
 echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
 rmmod dmcore && insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
 	insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: loading with export=0"; exit 1; }
-for scen in devices bind; do
-	for side in real dmc; do
+for scen in ${SAMPLE_SCEN:-devices bind}; do
+	for side in ${SAMPLE_SIDES:-real dmc}; do
 		profile $side $scen
 	done
 done

@@ -782,17 +782,19 @@ static void fault_sweep(struct kunit *test)
  */
 static void fault_injection_reaches_gfp_kernel(struct kunit *test)
 {
-	void *p;
-
 	if (!IS_ENABLED(CONFIG_FAULT_INJECTION) || !IS_ENABLED(CONFIG_FAILSLAB))
 		kunit_skip(test, "no CONFIG_FAULT_INJECTION/CONFIG_FAILSLAB");
 #ifdef CONFIG_FAULT_INJECTION
-	current->fail_nth = 1;
-	p = kmalloc(32, GFP_KERNEL);
-	current->fail_nth = 0;
-	kfree(p);
-	KUNIT_EXPECT_NULL_MSG(test, p,
-			      "failslab ignores GFP_KERNEL: write N to /sys/kernel/debug/failslab/ignore-gfp-wait first");
+	{
+		void *p;
+
+		current->fail_nth = 1;
+		p = kmalloc(32, GFP_KERNEL);
+		current->fail_nth = 0;
+		kfree(p);
+		KUNIT_EXPECT_NULL_MSG(test, p,
+				      "failslab ignores GFP_KERNEL: write N to /sys/kernel/debug/failslab/ignore-gfp-wait first");
+	}
 #endif
 }
 

@@ -10,7 +10,8 @@
 # only whole functions (inlined code counts for its caller).
 #
 # Environment: SAMPLE_N devices (default 100000), SAMPLE_SECS per side and
-# scenario (default 20). Output in .build/profile/: sample-guest.log,
+# scenario (default 20), SAMPLE_SCEN (default "devices bind"), SAMPLE_SIDES
+# (default "real dmc"). Output in .build/profile/: sample-guest.log,
 # sample-console.log, sample.txt (the table).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,9 @@ set +e
 "$DMC_ROOT/scripts/vm.sh" --kernel release --modules "$moddir" \
 	--script "$DMC_ROOT/bench/guest-sample.sh" --mem 4G --timeout 1800 \
 	--log "$out/sample-console.log" \
-	--env "SAMPLE_N=${SAMPLE_N:-100000}" --env "SAMPLE_SECS=${SAMPLE_SECS:-20}" |
+	--env "SAMPLE_N=${SAMPLE_N:-100000}" --env "SAMPLE_SECS=${SAMPLE_SECS:-20}" \
+	--env "SAMPLE_SCEN=${SAMPLE_SCEN:-devices bind}" \
+	--env "SAMPLE_SIDES=${SAMPLE_SIDES:-real dmc}" |
 	tee "$out/sample-guest.log" | grep --line-buffered -v '^S '
 rc=${PIPESTATUS[0]}
 set -e
