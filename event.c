@@ -670,7 +670,6 @@ static bool dmc_uevent_filter(struct dmc_kobject *kobj,
 	return kset;
 }
 
-
 /* The sender's own variables, each checked as KEY=VALUE. */
 static int dmc_uevent_add_ext(struct dmc_uevent_env *env,
 			      struct dmc_kobject *kobj,

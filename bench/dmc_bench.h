@@ -13,6 +13,7 @@
 #ifndef _DMC_BENCH_H
 #define _DMC_BENCH_H
 
+#include <linux/seq_file.h>
 #include <linux/types.h>
 
 /* Drivers of the bind scenario; device i matches driver i % this. */
@@ -67,7 +68,6 @@ void dmc_bench_dmc_release_held(void);
 int dmc_bench_floor(unsigned int n, struct dmc_bench_result *r);
 
 /* The sampling profiler (sample.c). */
-struct seq_operations;
 int dmc_bench_sample_start(void);
 void dmc_bench_sample_stop(void);
 void dmc_bench_sample_free(void);

@@ -22,7 +22,7 @@
 
 #include "dmc_bench.h"
 
-#define DMC_SAMPLE_MAX	(1U << 18)
+#define DMC_SAMPLE_MAX	BIT(18)
 
 static unsigned long *dmc_sample_ips;
 static atomic_t dmc_sample_n = ATOMIC_INIT(0);
