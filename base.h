@@ -161,7 +161,7 @@ int __dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t si
 extern rwlock_t dmc_name_lock;		/* kobject_tree.c */
 extern struct list_head dmc_roots;	/* top-level objects (kobject_tree.c) */
 extern struct mutex dmc_event_mutex;	/* listener.c */
-extern struct srcu_struct dmc_driver_srcu;	/* dd.c */
+extern struct srcu_struct dmc_driver_srcu;	/* match.c */
 
 /*
  * DMC_MISUSE - report a caller's misuse of the API: a rate-limited WARN
@@ -326,6 +326,11 @@ void dmc_event_exit(void);
  * @drivers: the bus's drivers again, in registration order, for the
  *	walks that offer a device to them (under dmc_driver_srcu; written
  *	under dmc_driver_p_lock)
+ * @match_index: with the bus's dev_match_key, the drivers' match keys
+ *	(struct dmc_match_key) in DMC_MATCH_BUCKETS hash lists (match.c);
+ *	read under dmc_driver_srcu, written under dmc_driver_p_lock
+ * @match_any: likewise, the drivers of such a bus that list no key, in
+ *	registration order
  * @drivers_seq: the last registration number given to a driver of the bus
  * @bus_notifier: the bus notifier chain
  * @drivers_autoprobe: bind new devices and drivers at once
@@ -349,6 +354,8 @@ struct dmc_subsys_private {
 	struct dmc_klist klist_drivers;
 	struct list_head drivers;
 	unsigned long drivers_seq;
+	struct hlist_head *match_index;
+	struct hlist_head match_any;
 	struct blocking_notifier_head bus_notifier;
 	bool drivers_autoprobe;
 	struct dmc_bus_type *bus;
@@ -364,6 +371,35 @@ struct dmc_subsys_private {
 #define to_subsys_private(k) container_of(to_dmc_kset(k), struct dmc_subsys_private, subsys)
 
 /*
+ * struct dmc_match_key - a driver's entry in its bus's match index
+ * @node: in a bucket of priv->match_index, or in priv->match_any
+ * @dp: the driver
+ * @key: one of its keys (owned by the driver), NULL in match_any
+ * @hash: dmc_match_hash() of @key
+ */
+struct dmc_match_key {
+	struct hlist_node node;
+	struct dmc_driver_private *dp;
+	const char *key;
+	u32 hash;
+};
+
+int dmc_match_index_init(struct dmc_subsys_private *priv);
+void dmc_match_index_destroy(struct dmc_subsys_private *priv);
+u32 dmc_match_hash(const struct dmc_subsys_private *priv, const char *key);
+int dmc_match_keys_check(const struct dmc_driver *drv);
+int dmc_match_keys_prepare(struct dmc_driver_private *dp,
+			   const struct dmc_driver *drv);
+void dmc_match_keys_link(struct dmc_driver_private *dp);
+void dmc_match_keys_unlink(struct dmc_driver_private *dp);
+void dmc_match_keys_free(struct dmc_driver_private *dp);
+bool dmc_match_device_key(struct dmc_device *dev, struct dmc_subsys_private *priv,
+			  char *key, u32 *hash);
+struct dmc_driver_private *dmc_match_next(struct dmc_subsys_private *priv,
+					  const char *key, u32 hash,
+					  unsigned long after);
+
+/*
  * struct dmc_driver_private - what the core keeps for a driver
  * @kobj: bus/<bus>/drivers/<name>
  * @klist_devices: devices bound to the driver
@@ -371,6 +407,8 @@ struct dmc_subsys_private {
  * @bus_entry: in the bus's @drivers list, while @on_bus
  * @on_bus: on that list (dmc_driver_p_lock; read under dmc_driver_srcu)
  * @seq: its registration number on the bus, increasing along @drivers
+ * @match_keys: its entries in the bus's match index, @nr_match_keys of
+ *	them (none on a bus without one)
  * @driver: the driver, or NULL once its unregistration began; cleared by
  *	whoever claims the unregistration (dmc_driver_remove())
  * @bus: the bus's private part, referenced while registered
@@ -387,6 +425,8 @@ struct dmc_driver_private {
 	struct list_head bus_entry;
 	bool on_bus;
 	unsigned long seq;
+	struct dmc_match_key *match_keys;
+	unsigned int nr_match_keys;
 	struct dmc_driver *driver;
 	struct dmc_subsys_private *bus;
 	atomic_t active;

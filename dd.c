@@ -21,12 +21,6 @@
 
 #include "base.h"
 
-/*
- * The read side of the walks over a bus's drivers (base.h); driver.c's
- * unregistration waits for it.
- */
-DEFINE_SRCU(dmc_driver_srcu);
-
 static struct workqueue_struct *dmc_probe_wq;
 static struct work_struct dmc_deferred_work;
 
@@ -309,8 +303,42 @@ static struct list_head *dmc_drivers_after(struct dmc_subsys_private *priv,
 }
 
 /*
+ * Where a device's offer to the drivers of its bus stands: the position in
+ * the bus's list for the full walk, or (@keyed) the device's match key and
+ * the registration number of the last driver offered, for the walk over
+ * the drivers the bus's match index names.
+ */
+struct dmc_drivers_cursor {
+	struct dmc_subsys_private *priv;
+	struct list_head *pos;
+	bool keyed;
+	u32 hash;
+	unsigned long seq;
+	char key[DMC_MATCH_KEY_MAX];
+};
+
+/* The next driver to offer the device to, or NULL. Under dmc_driver_srcu. */
+static struct dmc_driver_private *dmc_drivers_next(struct dmc_drivers_cursor *c)
+{
+	struct dmc_driver_private *dp;
+
+	if (c->keyed) {
+		dp = dmc_match_next(c->priv, c->key, c->hash, c->seq);
+		if (dp)
+			c->seq = dp->seq;
+		return dp;
+	}
+	if (c->pos == &c->priv->drivers)
+		return NULL;
+	dp = list_entry(c->pos, struct dmc_driver_private, bus_entry);
+	c->pos = srcu_dereference(list_next_rcu(c->pos), &dmc_driver_srcu);
+	return dp;
+}
+
+/*
  * Offer @dev, locked, to each driver of its bus in registration order
- * until one binds or the device is deferred. Matching runs under
+ * (only to those its match key names, on a bus with a match index) until
+ * one binds or the device is deferred. Matching runs under
  * dmc_driver_srcu with no reference per driver; a driver that matched is
  * made active and referenced, and probes outside the read side. A driver
  * that refuses, or is asynchronous with DMC_TRY_ALLOW_ASYNC, leaves the
@@ -322,10 +350,9 @@ static struct list_head *dmc_drivers_after(struct dmc_subsys_private *priv,
  */
 static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 {
-	struct dmc_subsys_private *priv;
+	struct dmc_drivers_cursor c dmc_noinit;
 	struct dmc_driver_private *dp;
 	struct dmc_driver *drv;
-	struct list_head *pos;
 	bool want_async = false;
 	int ret = DMC_TRY_NO_MATCH;
 	int idx, trigger, match;
@@ -335,14 +362,14 @@ static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 		return -ENODEV;
 	if (dev->driver)
 		return 0;
-	priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
-	if (!priv)
+	c.priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	if (!c.priv)
 		return DMC_TRY_NO_MATCH;
+	c.keyed = dmc_match_device_key(dev, c.priv, c.key, &c.hash);
+	c.seq = 0;
 	idx = srcu_read_lock(&dmc_driver_srcu);
-	pos = srcu_dereference(list_next_rcu(&priv->drivers), &dmc_driver_srcu);
-	while (pos != &priv->drivers) {
-		dp = list_entry(pos, struct dmc_driver_private, bus_entry);
-		pos = srcu_dereference(list_next_rcu(pos), &dmc_driver_srcu);
+	c.pos = srcu_dereference(list_next_rcu(&c.priv->drivers), &dmc_driver_srcu);
+	while ((dp = dmc_drivers_next(&c))) {
 		drv = READ_ONCE(dp->driver);
 		if (!drv)
 			continue;	/* being unregistered */
@@ -362,7 +389,8 @@ static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 		ret = dmc_driver_matched(dev, drv, match, trigger, flags);
 		dmc_driver_active_put(dp);
 		idx = srcu_read_lock(&dmc_driver_srcu);
-		pos = dmc_drivers_after(priv, dp);
+		if (!c.keyed)
+			c.pos = dmc_drivers_after(c.priv, dp);
 		dmc_kobject_put(&dp->kobj);
 		if (!ret || ret == -EPROBE_DEFER)
 			break;

@@ -134,6 +134,7 @@ static void dmc_driver_private_release(struct dmc_kobject *kobj)
 	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
 						     kobj);
 
+	dmc_match_keys_free(dp);
 	dmc_klist_destroy(&dp->klist_devices);
 	if (dp->bus)
 		dmc_kobject_put(&dp->bus->subsys.kobj);
@@ -265,6 +266,9 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	}
 	dp->bus = priv;
 	dmc_kobject_get(&priv->subsys.kobj);
+	err = dmc_match_keys_prepare(dp, drv);
+	if (err)
+		goto err_put;
 	err = dmc_kobject_add(&dp->kobj, NULL, "%s", drv->name);
 	if (err)
 		goto err_put;
@@ -280,6 +284,7 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	drv->p = dp;
 	dp->seq = ++priv->drivers_seq;
 	list_add_tail_rcu(&dp->bus_entry, &priv->drivers);
+	dmc_match_keys_link(dp);
 	WRITE_ONCE(dp->on_bus, true);
 	spin_unlock(&dmc_driver_p_lock);
 	dmc_kobject_uevent(&dp->kobj, DMC_KOBJ_ADD);
@@ -354,7 +359,7 @@ static int dmc_driver_register_check(struct dmc_driver *drv)
 				   drv->bus->name, drv->name);
 		return -EBUSY;
 	}
-	return 0;
+	return dmc_match_keys_check(drv);
 }
 
 /**
@@ -367,7 +372,8 @@ static int dmc_driver_register_check(struct dmc_driver *drv)
  *
  * Context: may sleep; runs match and probe callbacks.
  * Return: 0; -EINVAL for NULL, a nameless driver, no bus or an
- * unregistered bus; -EBUSY if @drv is registered already or its bus has a
+ * unregistered bus, or an empty match key or one of DMC_MATCH_KEY_MAX
+ * bytes or more on a bus with match keys; -EBUSY if @drv is registered already or its bus has a
  * driver of that name; -ENOMEM. On failure nothing was changed.
  */
 int dmc_driver_register(struct dmc_driver *drv)
@@ -407,6 +413,7 @@ void dmc_driver_remove(struct dmc_driver_private *dp)
 	spin_lock(&dmc_driver_p_lock);
 	if (dp->on_bus) {
 		list_del_rcu(&dp->bus_entry);
+		dmc_match_keys_unlink(dp);
 		WRITE_ONCE(dp->on_bus, false);
 	}
 	spin_unlock(&dmc_driver_p_lock);

@@ -32,6 +32,7 @@ static void dmc_subsys_release(struct dmc_kobject *kobj)
 {
 	struct dmc_subsys_private *priv = to_subsys_private(kobj);
 
+	dmc_match_index_destroy(priv);
 	dmc_klist_destroy(&priv->klist_devices);
 	dmc_klist_destroy(&priv->klist_drivers);
 	kfree(priv);
@@ -291,6 +292,7 @@ err_free:
 /* Undo dmc_subsys_alloc() for a private part never registered. */
 static void dmc_subsys_free(struct dmc_subsys_private *priv)
 {
+	dmc_match_index_destroy(priv);
 	kfree(priv->subsys.kobj.name);
 	dmc_klist_destroy(&priv->klist_drivers);
 	dmc_klist_destroy(&priv->klist_devices);
@@ -302,10 +304,12 @@ static void dmc_subsys_free(struct dmc_subsys_private *priv)
  * @bus: the bus, with a name
  *
  * Makes bus/<name>/ with devices/ and drivers/ and sends "add" for the
- * bus. New devices and drivers bind at once (drivers_autoprobe on).
+ * bus. New devices and drivers bind at once (drivers_autoprobe on). A
+ * bus with dev_match_key gets a match index (match.c).
  *
  * Context: may sleep.
- * Return: 0; -EINVAL for NULL or a nameless bus; -EBUSY if @bus is
+ * Return: 0; -EINVAL for NULL or a nameless bus, or one with only one of
+ * dev_match_key and drv_match_keys; -EBUSY if @bus is
  * registered already; -EEXIST if another bus has the name; -ENOMEM.
  */
 int dmc_bus_register(struct dmc_bus_type *bus)
@@ -322,10 +326,19 @@ int dmc_bus_register(struct dmc_bus_type *bus)
 		pr_err_ratelimited("dmcore: bus '%s' registered twice\n", bus->name);
 		return -EBUSY;
 	}
+	if (!bus->dev_match_key != !bus->drv_match_keys) {
+		pr_err_ratelimited("dmcore: bus '%s': dev_match_key and drv_match_keys go together\n",
+				   bus->name);
+		return -EINVAL;
+	}
 	priv = dmc_subsys_alloc(bus->name);
 	if (!priv)
 		return -ENOMEM;
 	priv->bus = bus;
+	if (dmc_match_index_init(priv)) {
+		dmc_subsys_free(priv);
+		return -ENOMEM;
+	}
 	priv->drivers_autoprobe = true;
 	priv->subsys.kobj.kset = dmc_bus_kset;
 	priv->subsys.kobj.ktype = &dmc_bus_ktype;

@@ -26,6 +26,8 @@ struct dmcb_drv {
 	struct dmc_driver drv;
 	unsigned int idx;
 	char name[16];
+	char key[8];
+	const char *keys[2];	/* on dmcb_kbus: { key, NULL } */
 };
 
 #define to_dmcb_dev(d) container_of(d, struct dmcb_dev, dev)
@@ -74,6 +76,33 @@ static struct dmc_bus_type dmcb_bus = {
 	.probe = dmcb_probe,
 };
 
+/*
+ * The same bus with a match index: a device's key is the number of the
+ * one driver it matches, each driver lists its own number, so a probe
+ * asks one match instead of walking the 100 drivers (match.c).
+ */
+static int dmcb_dev_match_key(const struct dmc_device *dev, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%u",
+			container_of(dev, struct dmcb_dev, dev)->idx % DMC_BENCH_DRIVERS);
+}
+
+static const char * const *dmcb_drv_match_keys(const struct dmc_driver *drv)
+{
+	return container_of(drv, struct dmcb_drv, drv)->keys;
+}
+
+static struct dmc_bus_type dmcb_kbus = {
+	.name = "dmcbenchkey",
+	.match = dmcb_match,
+	.dev_match_key = dmcb_dev_match_key,
+	.drv_match_keys = dmcb_drv_match_keys,
+	.probe = dmcb_probe,
+};
+
+/* The bus of the scenario running: dmcb_bus, or dmcb_kbus for bindkey. */
+static struct dmc_bus_type *dmcb_cur = &dmcb_bus;
+
 static void dmcb_dev_release(struct dmc_device *dev)
 {
 	kfree(to_dmcb_dev(dev));
@@ -104,7 +133,7 @@ static int dmcb_add_devices(struct dmcb_dev **devs, unsigned int n, int order)
 			goto err;
 		devs[i]->idx = i;
 		dmc_device_initialize(&devs[i]->dev);
-		devs[i]->dev.bus = &dmcb_bus;
+		devs[i]->dev.bus = dmcb_cur;
 		devs[i]->dev.parent = dmcb_root;
 		devs[i]->dev.release = dmcb_dev_release;
 		err = dmc_device_set_name(&devs[i]->dev, "d%u", i);
@@ -188,9 +217,11 @@ static int dmcb_add_drivers(unsigned int n)
 		}
 		snprintf(dmcb_drivers[i]->name, sizeof(dmcb_drivers[i]->name),
 			 "r%u", i);
+		snprintf(dmcb_drivers[i]->key, sizeof(dmcb_drivers[i]->key), "%u", i);
+		dmcb_drivers[i]->keys[0] = dmcb_drivers[i]->key;
 		dmcb_drivers[i]->idx = i;
 		dmcb_drivers[i]->drv.name = dmcb_drivers[i]->name;
-		dmcb_drivers[i]->drv.bus = &dmcb_bus;
+		dmcb_drivers[i]->drv.bus = dmcb_cur;
 		err = dmc_driver_register(&dmcb_drivers[i]->drv);
 		if (err) {
 			kfree(dmcb_drivers[i]);
@@ -204,7 +235,8 @@ err:
 	return err;
 }
 
-int dmc_bench_dmc_bind(unsigned int n, struct dmc_bench_result *r)
+/* @keyed: on dmcb_kbus, whose match index names each device's driver. */
+int dmc_bench_dmc_bind(unsigned int n, bool keyed, struct dmc_bench_result *r)
 {
 	s64 before;
 	u64 t;
@@ -214,6 +246,7 @@ int dmc_bench_dmc_bind(unsigned int n, struct dmc_bench_result *r)
 	if (err)
 		return err;
 	dmcb_mode = DMCB_MOD;
+	dmcb_cur = keyed ? &dmcb_kbus : &dmcb_bus;
 	t = ktime_get_ns();
 	err = dmcb_add_drivers(DMC_BENCH_DRIVERS);
 	r->ns[0] = ktime_get_ns() - t;
@@ -237,6 +270,7 @@ int dmc_bench_dmc_bind(unsigned int n, struct dmc_bench_result *r)
 	dmc_bench_mirror_settle();
 	r->ns[0] += ktime_get_ns() - t;
 out:
+	dmcb_cur = &dmcb_bus;
 	dmcb_free();
 	return err;
 }
@@ -388,10 +422,13 @@ int dmc_bench_dmc_init(void)
 	err = dmc_bus_register(&dmcb_bus);
 	if (err)
 		return err;
+	err = dmc_bus_register(&dmcb_kbus);
+	if (err)
+		goto err_bus;
 	dmcb_root = kzalloc(sizeof(*dmcb_root), GFP_KERNEL);
 	if (!dmcb_root) {
 		err = -ENOMEM;
-		goto err_bus;
+		goto err_kbus;
 	}
 	dmc_device_initialize(dmcb_root);
 	dmcb_root->release = dmcb_root_release;
@@ -400,9 +437,11 @@ int dmc_bench_dmc_init(void)
 		err = dmc_device_add(dmcb_root);
 	if (err) {
 		dmc_device_put(dmcb_root);
-		goto err_bus;
+		goto err_kbus;
 	}
 	return 0;
+err_kbus:
+	dmc_bus_unregister(&dmcb_kbus);
 err_bus:
 	dmc_bus_unregister(&dmcb_bus);
 	return err;
@@ -412,5 +451,6 @@ void dmc_bench_dmc_exit(void)
 {
 	dmc_bench_dmc_release_held();
 	dmc_device_unregister(dmcb_root);
+	dmc_bus_unregister(&dmcb_kbus);
 	dmc_bus_unregister(&dmcb_bus);
 }

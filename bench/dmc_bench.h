@@ -56,7 +56,7 @@ int dmc_bench_real_events(unsigned int n, struct dmc_bench_result *r);
 int dmc_bench_dmc_init(void);
 void dmc_bench_dmc_exit(void);
 int dmc_bench_dmc_devices(unsigned int n, struct dmc_bench_result *r);
-int dmc_bench_dmc_bind(unsigned int n, struct dmc_bench_result *r);
+int dmc_bench_dmc_bind(unsigned int n, bool keyed, struct dmc_bench_result *r);
 int dmc_bench_dmc_lookup(unsigned int n, unsigned int lookups,
 			 struct dmc_bench_result *r);
 int dmc_bench_dmc_chain(unsigned int n, struct dmc_bench_result *r);

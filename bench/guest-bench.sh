@@ -14,7 +14,8 @@
 #                 (empty: none)
 #   BENCH_CHAIN   length of the deferral chain, default 1000
 #   BENCH_REPS    N:reps,... repetitions per size (other sizes: 1)
-#   BENCH_SCEN    scenarios, default "devices bind lookup events"
+#   BENCH_SCEN    scenarios, default "devices bind bindkey lookup events"
+#                 (bindkey: dmcore only, against the real side of bind)
 #   BENCH_MIRROR  0: skip the first pass (the mirror on), default 1
 #   BENCH_PHASES  sizes at which dmcore's devices and bind run once more
 #                 without the mirror, with the core's phase clocks on
@@ -26,7 +27,7 @@ NS=$(echo "${BENCH_NS:-1000,10000,100000}" | tr , ' ')
 BIG=${BENCH_BIG-1000000}
 CHAIN=${BENCH_CHAIN:-1000}
 REPS=$(echo "${BENCH_REPS:-1000:5,10000:3,100000:3}" | tr , ' ')
-SCEN=${BENCH_SCEN:-devices bind lookup events}
+SCEN=${BENCH_SCEN:-devices bind bindkey lookup events}
 PHASES=$(echo "${BENCH_PHASES-100000}" | tr , ' ')
 RUN=$DMC_DEBUGFS/dmc_bench/run
 EVREAD=$DMC_FILES/evread
@@ -56,7 +57,7 @@ quiesce() {
 bench() {
 	rep=$1
 	shift
-	case $1 in devices|bind|floor|phases) quiesce ;; esac
+	case $1 in devices|bind|bindkey|floor|phases) quiesce ;; esac
 	if ! echo "$*" >"$RUN"; then
 		echo "DMC-FAIL: bench $* failed: $(cat "$RUN")"
 		rc=1
@@ -93,6 +94,7 @@ pass() {
 					[ "$side" = real ] && ! real_too "$scen" "$n" && continue
 					case $scen:$side in
 					lookup:real) bench $r lookup real "$n" "$(real_lookups "$n")" ;;
+					bindkey:real) ;;	# Linux has no match index
 					events:dmc) bench $r events dmc "$n"
 						if [ $mirror = 1 ] && [ -x "$EVREAD" ]; then
 							echo "E mirror=$mirror rep=$r n=$n $("$EVREAD" "$DMC_DIR/events")"
@@ -142,6 +144,7 @@ pass "real dmc" "$NS ${BIG}"
 for n in $PHASES; do
 	bench 1 phases devices "$n"
 	bench 1 phases bind "$n"
+	case " $SCEN " in *" bindkey "*) bench 1 phases bindkey "$n" ;; esac
 done
 rmmod dmc_bench
 rmmod dmcore

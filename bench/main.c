@@ -8,6 +8,9 @@
  *	devices real|dmc N	register N devices on a bus without
  *				drivers, then unregister them
  *	bind real|dmc N		100 drivers, N devices each matching one
+ *	bindkey dmc N		the same on a bus with a match index
+ *				(match.c): each device's probe asks the
+ *				one driver its key names
  *	lookup real|dmc N L	L lookups by name among N devices
  *	chain real|dmc N	N devices, each deferring until the
  *				previous one is bound
@@ -20,7 +23,8 @@
  *	floor N			raw debugfs: the mirror's entries for N
  *				devices, created and removed
  *	hold N | release	leave N dmcore devices registered / remove them
- *	phases devices|bind N	dmcore's side of that scenario with the
+ *	phases devices|bind|bindkey N
+ *				dmcore's side of that scenario with the
  *				core's phase clocks on; the line also
  *				gives each phase's total ("ph_<name>=
  *				cycles/calls") and the clock's rate
@@ -101,7 +105,9 @@ static int dmc_bench_run(const char *cmd, const char *side, unsigned int n,
 		return real ? dmc_bench_real_devices(n, r) :
 			      dmc_bench_dmc_devices(n, r);
 	if (!strcmp(cmd, "bind"))
-		return real ? dmc_bench_real_bind(n, r) : dmc_bench_dmc_bind(n, r);
+		return real ? dmc_bench_real_bind(n, r) : dmc_bench_dmc_bind(n, false, r);
+	if (!strcmp(cmd, "bindkey"))	/* Linux has no match index */
+		return real ? -EINVAL : dmc_bench_dmc_bind(n, true, r);
 	if (!strcmp(cmd, "lookup")) {
 		if (!l || l > n)
 			return -EINVAL;
@@ -137,13 +143,13 @@ static int dmc_bench_phases(const char *scen, unsigned int n,
 	size_t len = 0;
 	int err, i;
 
-	if (strcmp(scen, "devices") && strcmp(scen, "bind"))
+	if (strcmp(scen, "devices") && strcmp(scen, "bind") && strcmp(scen, "bindkey"))
 		return -EINVAL;
 	dmc_phase_clocks(true);
 	if (!strcmp(scen, "devices"))
 		err = dmc_bench_dmc_devices(n, r);
 	else
-		err = dmc_bench_dmc_bind(n, r);
+		err = dmc_bench_dmc_bind(n, !strcmp(scen, "bindkey"), r);
 	dmc_phase_read(&st);
 	dmc_phase_clocks(false);
 #ifdef CONFIG_X86

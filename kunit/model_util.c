@@ -293,6 +293,33 @@ static int dmm_match(struct dmc_device *dev, const struct dmc_driver *drv)
 	return t->want && !strcmp(t->want, drv->name);
 }
 
+/* A keyed bus's key of @dev: the test's @key. */
+static int dmm_dev_match_key(const struct dmc_device *dev, char *buf, size_t size)
+{
+	struct dmm_dev *t = dmm_t((struct dmc_device *)dev);
+
+	if (!t || !t->key)
+		return -ENOENT;
+	return snprintf(buf, size, "%s", t->key);
+}
+
+static const char * const *dmm_drv_match_keys(const struct dmc_driver *drv)
+{
+	return to_dmm_drv(drv)->keys;
+}
+
+/*
+ * Make @b, not yet registered, a bus with a match index: devices' keys
+ * are their @key, drivers' their @keys. The match is unchanged (a
+ * device's @want decides), so a test can see which drivers the index
+ * let the core offer a device to.
+ */
+void dmm_bus_keyed(struct dmm_bus *b)
+{
+	b->bus.dev_match_key = dmm_dev_match_key;
+	b->bus.drv_match_keys = dmm_drv_match_keys;
+}
+
 static int dmm_bus_uevent(const struct dmc_device *dev,
 			  struct dmc_uevent_env *env)
 {

@@ -64,6 +64,7 @@ struct dmm_drv;
  * @release_seq: 1-based rank of the release among the test's releases
  * @release_by: which release ran: "dev", "type" or "class"
  * @want: full name of the driver the fake bus's match accepts, or NULL
+ * @key: its match key on a keyed bus (dmm_bus_keyed()), or NULL for none
  * @match_ret: nonzero: what match returns for this device, for any driver
  * @wait_dev: probe defers, named after it, until it is bound by our probe
  * @wait_drv: probe defers, named after it, until the bus has this driver
@@ -98,6 +99,7 @@ struct dmm_dev {
 	const char *release_by;
 
 	const char *want;
+	const char *key;
 	int match_ret;
 	struct dmm_dev *wait_dev;
 	const char *wait_drv;
@@ -132,6 +134,7 @@ struct dmm_dev {
  * @probe_ret: what probe returns once the device's own programming
  *	(waits, failures) is through
  * @match_ret: nonzero: what match returns for this driver, any device
+ * @keys: its match keys on a keyed bus, NULL-terminated (none: any device)
  * @probes: probe calls
  * @removes: remove calls
  */
@@ -144,6 +147,7 @@ struct dmm_drv {
 	bool registered;
 	int probe_ret;
 	int match_ret;
+	const char *keys[4];
 	atomic_t probes;
 	atomic_t removes;
 };
@@ -287,6 +291,7 @@ struct dmm_bus *dmm_bus_alloc(struct kunit *test, const char *short_name);
 int dmm_bus_register(struct kunit *test, struct dmm_bus *b);
 struct dmm_bus *dmm_bus_new(struct kunit *test, const char *short_name);
 void dmm_bus_unregister(struct kunit *test, struct dmm_bus *b);
+void dmm_bus_keyed(struct dmm_bus *b);
 void dmm_bus_notify_log(struct kunit *test, struct dmm_bus *b);
 void dmm_bus_notify_unlog(struct kunit *test, struct dmm_bus *b);
 struct dmc_kobject *dmm_bus_kobj(const char *name);

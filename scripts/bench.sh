@@ -17,7 +17,7 @@
 #   BENCH_BIG     dmcore-only size without the mirror (default 1000000)
 #   BENCH_REPS    N:reps,... (default 1000:5,10000:3,100000:3)
 #   BENCH_CHAIN   deferral chain length (default 1000; 0: none)
-#   BENCH_SCEN    scenarios (default "devices bind lookup events")
+#   BENCH_SCEN    scenarios (default "devices bind bindkey lookup events")
 #   BENCH_MIRROR  0: no pass with the mirror on (default 1)
 #   BENCH_PHASES  sizes for the phase-clock runs (default 100000)
 #   BENCH_MEM     guest memory (default 4G); BENCH_TIMEOUT seconds (3600)

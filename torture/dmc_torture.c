@@ -6,7 +6,8 @@
  * @threads kthreads run random operations for @duration_s seconds on one
  * shared world: devices added and deleted (with parents, on buses, in
  * classes), drivers registered and unregistered (and freed right after),
- * buses and classes registered and unregistered, binds and unbinds,
+ * buses (one with a match index) and classes registered and
+ * unregistered, binds and unbinds,
  * synchronous, asynchronous and deferred probes, system and single-device
  * suspend and resume, device links, renames and moves, listeners and
  * class interfaces coming and going, lookups and walks. Beside them an
@@ -145,6 +146,8 @@ struct tt_drv {
 	struct dmc_driver drv;
 	char name[24];
 	bool fail_suspend;
+	char key[8];
+	const char *keys[2];	/* on a keyed bus: { key } or none */
 };
 
 struct tt_slot {
@@ -227,6 +230,23 @@ static int tt_match(struct dmc_device *dev, const struct dmc_driver *drv)
 	if (sscanf(drv->name, "tdrv%d", &slot) != 1)
 		return 0;
 	return slot == td->want;
+}
+
+/*
+ * Bus 1 has a match index (match.c): a device that wants driver slot N
+ * has key "N", a driver lists its slot's number, or (one in four) no key
+ * and is offered every device. tt_match still decides.
+ */
+static int tt_dev_match_key(const struct dmc_device *dev, char *buf, size_t size)
+{
+	const struct tt_dev *td = container_of(dev, struct tt_dev, dev);
+
+	return td->want < 0 ? -ENOENT : snprintf(buf, size, "%d", td->want);
+}
+
+static const char * const *tt_drv_match_keys(const struct dmc_driver *drv)
+{
+	return container_of(drv, struct tt_drv, drv)->keys;
 }
 
 static int tt_probe(struct dmc_device *dev)
@@ -477,6 +497,9 @@ static int tt_op_drv_reg(struct rnd_state *rs)
 	if (!d)
 		goto out;
 	snprintf(d->name, sizeof(d->name), "tdrv%u", slot);
+	snprintf(d->key, sizeof(d->key), "%u", slot);
+	if (tt_rand(rs, 4))
+		d->keys[0] = d->key;
 	d->drv.name = d->name;
 	d->drv.bus = &b->bus;
 	d->drv.probe_type = tt_rand(rs, 2) ? DMC_PROBE_ASYNC : DMC_PROBE_SYNC;
@@ -1074,6 +1097,10 @@ static int tt_world_init(void)
 		snprintf(b->name, sizeof(b->name), "tbus%d", i);
 		b->bus.name = b->name;
 		b->bus.match = tt_match;
+		if (i == 1) {
+			b->bus.dev_match_key = tt_dev_match_key;
+			b->bus.drv_match_keys = tt_drv_match_keys;
+		}
 		err = dmc_bus_register(&b->bus);
 		if (err)
 			return err;

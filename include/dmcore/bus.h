@@ -19,6 +19,9 @@ struct dmc_driver;
 struct dmc_subsys_private;
 struct dmc_uevent_env;
 
+/* The size of a buffer for a match key, its NUL included. */
+#define DMC_MATCH_KEY_MAX	64
+
 /**
  * struct dmc_bus_type - a bus
  * @name: the bus's name, e.g. "pci"
@@ -28,6 +31,21 @@ struct dmc_uevent_env;
  * @match: does @drv serve @dev? Return 0 for no, > 0 for yes,
  *	-EPROBE_DEFER to try again later, another negative errno on error
  *	(the driver is then skipped). NULL: every driver matches.
+ * @dev_match_key: optional, with @drv_match_keys: write @dev's match key
+ *	(the id the bus matches on: a vendor:device pair, a compatible
+ *	string) into @buf of @size (DMC_MATCH_KEY_MAX) bytes and return its
+ *	length, as snprintf() does; 0 or a negative errno when @dev has none.
+ *	A device with a key is offered only to the drivers whose keys
+ *	include it and to the drivers that list none, in registration
+ *	order, and @match decides for each; so a driver must list every key
+ *	it can match. A device without a key, or with one that does not
+ *	fit, is offered to every driver, as on a bus without these two.
+ *	Called under the device lock. Linux has no counterpart: its buses
+ *	always walk every driver.
+ * @drv_match_keys: the keys @drv serves (its id table as strings): a
+ *	NULL-terminated array the driver owns and keeps unchanged while it
+ *	is registered, or NULL (or empty) for a driver that may match any
+ *	device. Read once, when the driver is registered.
  * @uevent: add variables to the events of the bus's devices
  * @probe: called instead of the driver's probe, if set
  * @remove: called instead of the driver's remove, if set
@@ -39,6 +57,8 @@ struct dmc_bus_type {
 	const struct dmc_attribute_group **dev_groups;
 	const struct dmc_attribute_group **drv_groups;
 	int (*match)(struct dmc_device *dev, const struct dmc_driver *drv);
+	int (*dev_match_key)(const struct dmc_device *dev, char *buf, size_t size);
+	const char * const *(*drv_match_keys)(const struct dmc_driver *drv);
 	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
 	int (*probe)(struct dmc_device *dev);
 	void (*remove)(struct dmc_device *dev);

@@ -55,6 +55,13 @@ expect() {
 
 expect devices $N
 expect bind $N
+# bindkey: dmcore's bind on a bus with a match index (Linux has none).
+bench bindkey dmc $N
+if [ "$(field err)" = 0 ] && [ "$(field count)" = $N ] && [ "$(field probes)" = $N ]; then
+	ok "bindkey: dmcore bound $N devices with $N probes through the match index"
+else
+	notok "bindkey: dmcore bound $(field count) of $N, $(field probes) probes (err $(field err))"
+fi
 expect lookup $N
 expect lookup 10 10
 expect chain $N
