@@ -102,8 +102,9 @@
  *   dmc_driver_p_lock (spinlock, driver.c) a leaf: drv->p's clearing
  *                               against dmc_driver_private_get(); a
  *                               bus's list of drivers for walks
- *                               (priv->drivers), whose readers hold
- *                               dmc_driver_srcu instead.
+ *                               (priv->drivers) and its match index
+ *                               (priv->match_index, ->match_any), whose
+ *                               readers hold dmc_driver_srcu instead.
  *   dmc_ctl_buses_lock (mutex, control_objects.c) control's bus list for
  *                               its probe callbacks (under a device lock);
  *                               a leaf.
@@ -116,8 +117,9 @@
  *   clients, never held across a call into the core.
  *
  * Driver walks. A device's offer to its bus's drivers walks priv->drivers
- * under dmc_driver_srcu and calls each driver's match there, taking no
- * reference per driver; only a driver that matched is made active (and
+ * (or, on a bus with a match index, the index's lists for the device's
+ * key, match.c) under dmc_driver_srcu and calls each driver's match
+ * there, taking no reference per driver; only a driver that matched is made active (and
  * referenced) for its probe, which runs outside the read side. A
  * driver's unregistration takes it off the list, waits for a grace
  * period, then drains its active references: once it returns, no match
@@ -331,6 +333,8 @@ void dmc_event_exit(void);
  *	read under dmc_driver_srcu, written under dmc_driver_p_lock
  * @match_any: likewise, the drivers of such a bus that list no key, in
  *	registration order
+ * @dev_match_key: the bus's callback, kept at registration with the index
+ * @drv_match_keys: likewise
  * @drivers_seq: the last registration number given to a driver of the bus
  * @bus_notifier: the bus notifier chain
  * @drivers_autoprobe: bind new devices and drivers at once
@@ -356,6 +360,8 @@ struct dmc_subsys_private {
 	unsigned long drivers_seq;
 	struct hlist_head *match_index;
 	struct hlist_head match_any;
+	int (*dev_match_key)(const struct dmc_device *dev, char *buf, size_t size);
+	const char * const *(*drv_match_keys)(const struct dmc_driver *drv);
 	struct blocking_notifier_head bus_notifier;
 	bool drivers_autoprobe;
 	struct dmc_bus_type *bus;
@@ -387,17 +393,34 @@ struct dmc_match_key {
 int dmc_match_index_init(struct dmc_subsys_private *priv);
 void dmc_match_index_destroy(struct dmc_subsys_private *priv);
 u32 dmc_match_hash(const struct dmc_subsys_private *priv, const char *key);
-int dmc_match_keys_check(const struct dmc_driver *drv);
 int dmc_match_keys_prepare(struct dmc_driver_private *dp,
 			   const struct dmc_driver *drv);
 void dmc_match_keys_link(struct dmc_driver_private *dp);
 void dmc_match_keys_unlink(struct dmc_driver_private *dp);
 void dmc_match_keys_free(struct dmc_driver_private *dp);
-bool dmc_match_device_key(struct dmc_device *dev, struct dmc_subsys_private *priv,
+bool dmc_match_device_key(struct dmc_device *dev, const struct dmc_subsys_private *priv,
 			  char *key, u32 *hash);
-struct dmc_driver_private *dmc_match_next(struct dmc_subsys_private *priv,
-					  const char *key, u32 hash,
-					  unsigned long after);
+bool dmc_match_driver_lists(struct dmc_device *dev, struct dmc_driver_private *dp);
+
+/*
+ * struct dmc_match_cursor - where a keyed walk stands (match.c)
+ * @priv: the bus's private part, with an index
+ * @k: the next entry of the device's bucket listing @key, or NULL
+ * @a: the next entry of match_any, or NULL
+ * @seq: the registration number of the last driver offered (0 at first)
+ * @hash: dmc_match_hash() of @key
+ * @key: the device's match key
+ */
+struct dmc_match_cursor {
+	struct dmc_subsys_private *priv;
+	struct dmc_match_key *k, *a;
+	unsigned long seq;
+	u32 hash;
+	char key[DMC_MATCH_KEY_MAX];
+};
+
+void dmc_match_seek(struct dmc_match_cursor *c);
+struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c);
 
 /*
  * struct dmc_driver_private - what the core keeps for a driver

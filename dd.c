@@ -277,7 +277,9 @@ static int dmc_driver_try(struct dmc_device *dev, struct dmc_driver_private *dp,
 	if (!drv)
 		return -ENODEV;
 	trigger = dmc_deferred_triggers();
-	ret = dmc_driver_matched(dev, drv, dmc_match(dev, drv), trigger, flags);
+	/* A driver the bus's match index does not name is not asked. */
+	ret = dmc_match_driver_lists(dev, dp) ? dmc_match(dev, drv) : 0;
+	ret = dmc_driver_matched(dev, drv, ret, trigger, flags);
 	dmc_driver_active_put(dp);
 	return ret;
 }
@@ -304,17 +306,13 @@ static struct list_head *dmc_drivers_after(struct dmc_subsys_private *priv,
 
 /*
  * Where a device's offer to the drivers of its bus stands: the position in
- * the bus's list for the full walk, or (@keyed) the device's match key and
- * the registration number of the last driver offered, for the walk over
- * the drivers the bus's match index names.
+ * the bus's list for the full walk, or (@keyed) the cursor over the
+ * drivers the bus's match index names for the device's key.
  */
 struct dmc_drivers_cursor {
-	struct dmc_subsys_private *priv;
 	struct list_head *pos;
 	bool keyed;
-	u32 hash;
-	unsigned long seq;
-	char key[DMC_MATCH_KEY_MAX];
+	struct dmc_match_cursor m;
 };
 
 /* The next driver to offer the device to, or NULL. Under dmc_driver_srcu. */
@@ -322,17 +320,23 @@ static struct dmc_driver_private *dmc_drivers_next(struct dmc_drivers_cursor *c)
 {
 	struct dmc_driver_private *dp;
 
-	if (c->keyed) {
-		dp = dmc_match_next(c->priv, c->key, c->hash, c->seq);
-		if (dp)
-			c->seq = dp->seq;
-		return dp;
-	}
-	if (c->pos == &c->priv->drivers)
+	if (c->keyed)
+		return dmc_match_next(&c->m);
+	if (c->pos == &c->m.priv->drivers)
 		return NULL;
 	dp = list_entry(c->pos, struct dmc_driver_private, bus_entry);
 	c->pos = srcu_dereference(list_next_rcu(c->pos), &dmc_driver_srcu);
 	return dp;
+}
+
+/* Go on after @dp, which the walk left for a probe. Under dmc_driver_srcu. */
+static void dmc_drivers_resume(struct dmc_drivers_cursor *c,
+			       struct dmc_driver_private *dp)
+{
+	if (c->keyed)
+		dmc_match_seek(&c->m);	/* after c->m.seq, @dp's number */
+	else
+		c->pos = dmc_drivers_after(c->m.priv, dp);
 }
 
 /*
@@ -362,13 +366,17 @@ static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 		return -ENODEV;
 	if (dev->driver)
 		return 0;
-	c.priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
-	if (!c.priv)
+	c.m.priv = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	if (!c.m.priv)
 		return DMC_TRY_NO_MATCH;
-	c.keyed = dmc_match_device_key(dev, c.priv, c.key, &c.hash);
-	c.seq = 0;
+	c.keyed = dmc_match_device_key(dev, c.m.priv, c.m.key, &c.m.hash);
+	c.m.seq = 0;
 	idx = srcu_read_lock(&dmc_driver_srcu);
-	c.pos = srcu_dereference(list_next_rcu(&c.priv->drivers), &dmc_driver_srcu);
+	if (c.keyed)
+		dmc_match_seek(&c.m);
+	else
+		c.pos = srcu_dereference(list_next_rcu(&c.m.priv->drivers),
+					 &dmc_driver_srcu);
 	while ((dp = dmc_drivers_next(&c))) {
 		drv = READ_ONCE(dp->driver);
 		if (!drv)
@@ -389,8 +397,7 @@ static int dmc_device_try_drivers(struct dmc_device *dev, unsigned int flags)
 		ret = dmc_driver_matched(dev, drv, match, trigger, flags);
 		dmc_driver_active_put(dp);
 		idx = srcu_read_lock(&dmc_driver_srcu);
-		if (!c.keyed)
-			c.pos = dmc_drivers_after(c.priv, dp);
+		dmc_drivers_resume(&c, dp);
 		dmc_kobject_put(&dp->kobj);
 		if (!ret || ret == -EPROBE_DEFER)
 			break;

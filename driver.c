@@ -359,7 +359,7 @@ static int dmc_driver_register_check(struct dmc_driver *drv)
 				   drv->bus->name, drv->name);
 		return -EBUSY;
 	}
-	return dmc_match_keys_check(drv);
+	return 0;
 }
 
 /**

@@ -22,10 +22,19 @@
  * registered, linked with its registration sequence number under
  * dmc_driver_p_lock (driver.c), unlinked under it at unregistration and
  * freed after a grace period of dmc_driver_srcu, the walks' read side.
- * A walk keeps no pointer into the index across a probe: it asks again
- * for the first candidate registered after the last one it offered
- * (dmc_match_next()), so a driver that came or went meanwhile is seen or
- * skipped as in the full walk.
+ *
+ * Each list is in registration order (entries are appended under the
+ * lock that hands out the numbers), so a walk merges the device's bucket
+ * and match_any in one pass (struct dmc_match_cursor). It keeps no
+ * position across a probe, which it makes outside the read side: it
+ * seeks again for the first candidates registered after the last driver
+ * it offered, so a driver that came or went meanwhile is seen or skipped
+ * as in the full walk.
+ *
+ * The paths that offer a device to one given driver (a driver's
+ * registration, its bind file, an asynchronous probe) ask
+ * dmc_match_driver_lists() first, so a device binds to the same drivers
+ * whichever of it and its driver came first.
  */
 
 #include <linux/hash.h>
@@ -45,6 +54,9 @@ DEFINE_SRCU(dmc_driver_srcu);
  * dmc_match_index_init() - give a bus with match keys its index
  * @priv: the bus's private part, not yet registered
  *
+ * Keeps the bus's two callbacks: a bus that changes them while
+ * registered changes nothing.
+ *
  * Return: 0 (also for a bus without dev_match_key, which gets no index),
  * -ENOMEM. dmc_match_index_destroy() frees it.
  */
@@ -61,6 +73,8 @@ int dmc_match_index_init(struct dmc_subsys_private *priv)
 		return -ENOMEM;
 	for (i = 0; i < DMC_MATCH_BUCKETS; i++)
 		INIT_HLIST_HEAD(&priv->match_index[i]);
+	priv->dev_match_key = priv->bus->dev_match_key;
+	priv->drv_match_keys = priv->bus->drv_match_keys;
 	return 0;
 }
 
@@ -73,6 +87,7 @@ void dmc_match_index_destroy(struct dmc_subsys_private *priv)
 		return;
 	for (i = 0; i < DMC_MATCH_BUCKETS; i++)
 		WARN_ON_ONCE(!hlist_empty(&priv->match_index[i]));
+	WARN_ON_ONCE(!hlist_empty(&priv->match_any));
 	kfree(priv->match_index);
 	priv->match_index = NULL;
 }
@@ -90,19 +105,19 @@ u32 dmc_match_hash(const struct dmc_subsys_private *priv, const char *key)
 }
 
 /*
- * The ids @drv lists on @bus, checked: NULL for none (a driver that may
- * match any device), an ERR_PTR(-EINVAL) for an empty id or one of
- * DMC_MATCH_KEY_MAX bytes or more (said in the log). *@n is their number.
+ * The keys @drv lists on @priv's bus, checked: NULL for none (a driver
+ * that may match any device), an ERR_PTR(-EINVAL) for an empty key or one
+ * of DMC_MATCH_KEY_MAX bytes or more (said in the log). *@n is their
+ * number.
  */
 static const char * const *
-dmc_match_keys_of(const struct dmc_bus_type *bus, const struct dmc_driver *drv,
+dmc_match_keys_of(const struct dmc_subsys_private *priv, const struct dmc_driver *drv,
 		  unsigned int *n)
 {
-	const char * const *keys;
+	const char * const *keys = priv->drv_match_keys(drv);
 	size_t len;
 
 	*n = 0;
-	keys = bus->drv_match_keys ? bus->drv_match_keys(drv) : NULL;
 	if (!keys || !keys[0])
 		return NULL;
 	for (; keys[*n]; (*n)++) {
@@ -117,30 +132,16 @@ dmc_match_keys_of(const struct dmc_bus_type *bus, const struct dmc_driver *drv,
 }
 
 /**
- * dmc_match_keys_check() - may @drv's match keys be indexed?
- * @drv: a driver about to be registered on a bus with match keys
- *
- * Return: 0; -EINVAL for an empty key or one too long, said in the log.
- */
-int dmc_match_keys_check(const struct dmc_driver *drv)
-{
-	unsigned int n;
-
-	if (!drv->bus->dev_match_key)
-		return 0;
-	return PTR_ERR_OR_ZERO(dmc_match_keys_of(drv->bus, drv, &n));
-}
-
-/**
  * dmc_match_keys_prepare() - allocate the index entries of a driver
  * @dp: the driver's private part, before its registration is visible
- * @drv: the driver, with its bus
+ * @drv: the driver
  *
- * One entry per key, or one for a driver without keys; none on a bus
- * without an index. dmc_match_keys_link() puts them in the index;
+ * Reads the driver's keys (the only time they are read), checks them and
+ * makes one entry per key, or one for a driver without keys; none on a
+ * bus without an index. dmc_match_keys_link() puts them in the index;
  * dmc_match_keys_free() (also after a failed registration) frees them.
  *
- * Return: 0, -EINVAL for a bad key, -ENOMEM.
+ * Return: 0, -EINVAL for an empty key or one too long, -ENOMEM.
  */
 int dmc_match_keys_prepare(struct dmc_driver_private *dp,
 			   const struct dmc_driver *drv)
@@ -150,7 +151,7 @@ int dmc_match_keys_prepare(struct dmc_driver_private *dp,
 
 	if (!dp->bus->match_index)
 		return 0;
-	keys = dmc_match_keys_of(drv->bus, drv, &n);
+	keys = dmc_match_keys_of(dp->bus, drv, &n);
 	if (IS_ERR(keys))
 		return PTR_ERR(keys);
 	dp->match_keys = kcalloc(max(n, 1U), sizeof(*dp->match_keys), GFP_KERNEL);
@@ -172,7 +173,9 @@ int dmc_match_keys_prepare(struct dmc_driver_private *dp,
  * @dp: the driver's private part, its entries prepared and @dp->seq set
  *
  * Context: under dmc_driver_p_lock, with @dp put on the bus's list of
- * drivers in the same hold, so a walk sees both or neither.
+ * drivers in the same hold, so a walk sees both or neither, and with
+ * @dp->seq the highest on the bus, so every list stays in registration
+ * order.
  */
 void dmc_match_keys_link(struct dmc_driver_private *dp)
 {
@@ -217,23 +220,23 @@ void dmc_match_keys_free(struct dmc_driver_private *dp)
 
 /**
  * dmc_match_device_key() - a device's match key, if its bus indexes them
- * @dev: a device on a bus
+ * @dev: a device on a bus, locked
  * @priv: its bus's private part
  * @key: DMC_MATCH_KEY_MAX bytes for the key
  * @hash: its hash
  *
  * Return: true with @key and @hash set; false when the bus has no index
- * or the device has no key (or one too long): the walk offers the device
- * to every driver then.
+ * or the device has no key (or one too long): it is offered to every
+ * driver then.
  */
-bool dmc_match_device_key(struct dmc_device *dev, struct dmc_subsys_private *priv,
+bool dmc_match_device_key(struct dmc_device *dev, const struct dmc_subsys_private *priv,
 			  char *key, u32 *hash)
 {
 	int len;
 
 	if (!priv->match_index)
 		return false;
-	len = dev->bus->dev_match_key(dev, key, DMC_MATCH_KEY_MAX);
+	len = priv->dev_match_key(dev, key, DMC_MATCH_KEY_MAX);
 	if (len <= 0)
 		return false;
 	if (len >= DMC_MATCH_KEY_MAX) {
@@ -241,47 +244,108 @@ bool dmc_match_device_key(struct dmc_device *dev, struct dmc_subsys_private *pri
 			 dev->kobj.name);
 		return false;
 	}
+	key[len] = '\0';	/* whatever the callback wrote */
 	*hash = dmc_match_hash(priv, key);
 	return true;
 }
 
 /**
- * dmc_match_next() - the next driver a keyed device is offered to
- * @priv: the bus's private part, with an index
- * @key: the device's key
- * @hash: its hash
- * @after: the registration number of the last driver offered (0 first)
+ * dmc_match_driver_lists() - may a device be offered to a given driver?
+ * @dev: a device on a bus, locked
+ * @dp: a driver of that bus
  *
- * Of the drivers listing @key and those listing no key, the one
- * registered first after @after: the order of the full walk.
+ * For the paths that offer a device to one driver: false only when the
+ * bus has an index, the device a key and the driver keys, none of them
+ * the device's.
+ */
+bool dmc_match_driver_lists(struct dmc_device *dev, struct dmc_driver_private *dp)
+{
+	char key[DMC_MATCH_KEY_MAX];
+	unsigned int i;
+	u32 hash;
+
+	if (!dp->nr_match_keys || !dp->match_keys[0].key ||
+	    !dmc_match_device_key(dev, dp->bus, key, &hash))
+		return true;
+	for (i = 0; i < dp->nr_match_keys; i++)
+		if (dp->match_keys[i].hash == hash && !strcmp(dp->match_keys[i].key, key))
+			return true;
+	return false;
+}
+
+/*
+ * The first entry from @pos on registered after @after and, in a bucket
+ * (@key set), listing @key. Under the read side.
+ */
+static struct dmc_match_key *dmc_match_skip(struct hlist_node *pos, const char *key,
+					    u32 hash, unsigned long after)
+{
+	struct dmc_match_key *mk;
+
+	for (; pos; pos = srcu_dereference(hlist_next_rcu(pos), &dmc_driver_srcu)) {
+		mk = hlist_entry(pos, struct dmc_match_key, node);
+		if (mk->dp->seq <= after)
+			continue;
+		if (!key || (mk->hash == hash && !strcmp(mk->key, key)))
+			return mk;
+	}
+	return NULL;
+}
+
+static struct hlist_node *dmc_match_first(struct hlist_head *h)
+{
+	return srcu_dereference(hlist_first_rcu(h), &dmc_driver_srcu);
+}
+
+static struct hlist_node *dmc_match_after(struct dmc_match_key *mk)
+{
+	return srcu_dereference(hlist_next_rcu(&mk->node), &dmc_driver_srcu);
+}
+
+/**
+ * dmc_match_seek() - (re)start a keyed walk after a registration number
+ * @c: the cursor, with @c->priv, @c->key, @c->hash and @c->seq set
+ *
+ * Finds, in the device's bucket and in match_any, the first candidates
+ * registered after @c->seq: for the walk's start (@c->seq 0) and again
+ * after each probe, which the walk makes outside the read side.
  *
  * Context: caller holds dmc_driver_srcu.
+ */
+void dmc_match_seek(struct dmc_match_cursor *c)
+{
+	struct hlist_head *bucket;
+
+	bucket = &c->priv->match_index[hash_32(c->hash, DMC_MATCH_BITS)];
+	c->k = dmc_match_skip(dmc_match_first(bucket), c->key, c->hash, c->seq);
+	c->a = dmc_match_skip(dmc_match_first(&c->priv->match_any), NULL, 0, c->seq);
+}
+
+/**
+ * dmc_match_next() - the next driver a keyed device is offered to
+ * @c: the cursor, sought under the same read side
+ *
+ * Of the drivers listing the key and those listing none, the one
+ * registered first: the order of the full walk. Advances @c past it and
+ * sets @c->seq to its number.
+ *
+ * Context: caller holds dmc_driver_srcu, since dmc_match_seek().
  * Return: that driver's private part, valid under the read side; NULL
  * when there is none.
  */
-struct dmc_driver_private *dmc_match_next(struct dmc_subsys_private *priv,
-					  const char *key, u32 hash,
-					  unsigned long after)
+struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c)
 {
-	struct dmc_driver_private *best = NULL;
-	struct hlist_head *bucket;
 	struct dmc_match_key *mk;
 
-	bucket = &priv->match_index[hash_32(hash, DMC_MATCH_BITS)];
-	hlist_for_each_entry_srcu(mk, bucket, node,
-				  srcu_read_lock_held(&dmc_driver_srcu)) {
-		if (mk->hash != hash || mk->dp->seq <= after ||
-		    (best && mk->dp->seq >= best->seq) || strcmp(mk->key, key))
-			continue;
-		best = mk->dp;
+	if (c->k && (!c->a || c->k->dp->seq < c->a->dp->seq)) {
+		mk = c->k;
+		c->k = dmc_match_skip(dmc_match_after(mk), c->key, c->hash, mk->dp->seq);
+	} else if (c->a) {
+		mk = c->a;
+		c->a = dmc_match_skip(dmc_match_after(mk), NULL, 0, mk->dp->seq);
+	} else {
+		return NULL;
 	}
-	hlist_for_each_entry_srcu(mk, &priv->match_any, node,
-				  srcu_read_lock_held(&dmc_driver_srcu)) {
-		if (mk->dp->seq <= after)
-			continue;
-		if (!best || mk->dp->seq < best->seq)
-			best = mk->dp;
-		break;	/* linked in registration order */
-	}
-	return best;
+	c->seq = mk->dp->seq;
+	return mk->dp;
 }

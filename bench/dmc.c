@@ -41,8 +41,13 @@ static struct dmc_device *dmcb_root;
 static struct dmcb_dev **dmcb_held;	/* "hold": left registered */
 static unsigned int dmcb_nheld;
 
+static atomic_t dmcb_matches;	/* match calls on dmcb_kbus */
+static struct dmc_bus_type dmcb_kbus;
+
 static int dmcb_match(struct dmc_device *dev, const struct dmc_driver *drv)
 {
+	if (dev->bus == &dmcb_kbus)
+		atomic_inc(&dmcb_matches);
 	if (dmcb_mode == DMCB_CHAIN)
 		return 1;
 	return to_dmcb_dev(dev)->idx % DMC_BENCH_DRIVERS ==
@@ -158,6 +163,7 @@ static int dmcb_alloc(unsigned int n)
 	dmcb_devs = vcalloc(n, sizeof(*dmcb_devs));
 	atomic_set(&dmcb_probes, 0);
 	atomic_set(&dmcb_bound, 0);
+	atomic_set(&dmcb_matches, 0);
 	return dmcb_devs ? 0 : -ENOMEM;
 }
 
@@ -260,6 +266,7 @@ int dmc_bench_dmc_bind(unsigned int n, bool keyed, struct dmc_bench_result *r)
 		r->mem = div_s64(dmc_bench_slab_bytes() - before, n);
 		r->count = atomic_read(&dmcb_bound);
 		r->probes = atomic_read(&dmcb_probes);
+		r->ops = atomic_read(&dmcb_matches);	/* 0 unless keyed */
 		t = ktime_get_ns();
 		dmcb_del_devices(dmcb_devs, n);
 		dmc_bench_mirror_settle();

@@ -695,15 +695,6 @@ static int link_test_init(struct kunit *test)
 	return dmm_init(test, "lk");
 }
 
-/*
- * A link added while one of its devices is being deleted: the deletion
- * peeks at the device's links without the links mutex, so the add must
- * see the deletion and undo itself, or be seen by it. Either way no link
- * survives and both devices are released. A kthread spinning on the
- * other CPU adds as the test deletes, with the deletion delayed by a few
- * microseconds more each round, so that the add lands before, inside and
- * after the deletion's window (the outcomes are counted, not required).
- */
 /* A short name that lives as long as the test. */
 static const char *lk_name(struct kunit *test, char prefix, unsigned int i)
 {
@@ -714,6 +705,15 @@ static const char *lk_name(struct kunit *test, char prefix, unsigned int i)
 	return name;
 }
 
+/*
+ * A link added while one of its devices is being deleted: the deletion
+ * peeks at the device's links without the links mutex, so the add must
+ * see the deletion and undo itself, or be seen by it. Either way no link
+ * survives and both devices are released. A kthread spinning on the
+ * other CPU adds as the test deletes, with the deletion delayed by a few
+ * microseconds more each round, so that the add lands before, inside and
+ * after the deletion's window (the outcomes are counted, not required).
+ */
 struct lk_race {
 	atomic_t go;
 	struct completion done;

@@ -305,7 +305,9 @@ static int dmm_dev_match_key(const struct dmc_device *dev, char *buf, size_t siz
 
 static const char * const *dmm_drv_match_keys(const struct dmc_driver *drv)
 {
-	return to_dmm_drv(drv)->keys;
+	const struct dmm_drv *d = to_dmm_drv(drv);
+
+	return d->keys_null ? NULL : d->keys;
 }
 
 /*

@@ -135,6 +135,7 @@ struct dmm_dev {
  *	(waits, failures) is through
  * @match_ret: nonzero: what match returns for this driver, any device
  * @keys: its match keys on a keyed bus, NULL-terminated (none: any device)
+ * @keys_null: give the keyed bus NULL instead of @keys (also: any device)
  * @probes: probe calls
  * @removes: remove calls
  */
@@ -148,6 +149,7 @@ struct dmm_drv {
 	int probe_ret;
 	int match_ret;
 	const char *keys[4];
+	bool keys_null;
 	atomic_t probes;
 	atomic_t removes;
 };

@@ -36,12 +36,14 @@ struct dmc_uevent_env;
  *	string) into @buf of @size (DMC_MATCH_KEY_MAX) bytes and return its
  *	length, as snprintf() does; 0 or a negative errno when @dev has none.
  *	A device with a key is offered only to the drivers whose keys
- *	include it and to the drivers that list none, in registration
- *	order, and @match decides for each; so a driver must list every key
- *	it can match. A device without a key, or with one that does not
- *	fit, is offered to every driver, as on a bus without these two.
- *	Called under the device lock. Linux has no counterpart: its buses
- *	always walk every driver.
+ *	include it and to the drivers that list none (in registration
+ *	order when it probes; also when a driver registers, or its bind
+ *	file is written), and @match decides for each; so a driver must
+ *	list every key it can match. A device without a key, or with one
+ *	that does not fit, is offered to every driver, as on a bus without
+ *	these two. Called under the device lock. Both callbacks are kept
+ *	when the bus registers. Linux has no counterpart: its buses always
+ *	walk every driver.
  * @drv_match_keys: the keys @drv serves (its id table as strings): a
  *	NULL-terminated array the driver owns and keeps unchanged while it
  *	is registered, or NULL (or empty) for a driver that may match any
