@@ -420,6 +420,7 @@ struct dmc_match_cursor {
 };
 
 void dmc_match_seek(struct dmc_match_cursor *c);
+unsigned int dmc_match_index_check(struct dmc_subsys_private *priv, const char **what);
 struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c);
 
 /*

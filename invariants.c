@@ -16,6 +16,8 @@
  *    driver's list, and a device without a driver on none;
  *  - each bus and class (their klist locks): every listed device belongs
  *    there and is alive; every listed driver's devices are bound to it;
+ *    a bus's match index (dmc_driver_srcu) is in registration order with
+ *    each entry in its key's bucket;
  *  - the power order (dmc_links_mutex, then dmc_dpm_mutex): parents and
  *    suppliers come before their children and consumers.
  *
@@ -327,6 +329,16 @@ static void dmc_inv_bus_drivers(struct dmc_inv *inv, struct dmc_subsys_private *
 	dmc_klist_iter_exit(&it);
 }
 
+static void dmc_inv_match_index(struct dmc_inv *inv, struct dmc_subsys_private *priv)
+{
+	const char *what = NULL;
+	unsigned int bad = dmc_match_index_check(priv, &what);
+
+	if (bad)
+		dmc_inv_fail(inv, "bus '%s': match index: %s (%u bad entries)",
+			     priv->subsys.kobj.name, what, bad);
+}
+
 static void dmc_inv_subsystems(struct dmc_inv *inv, struct dmc_kset *kset,
 			       bool is_bus)
 {
@@ -343,6 +355,7 @@ static void dmc_inv_subsystems(struct dmc_inv *inv, struct dmc_kset *kset,
 			dmc_inv_klist_each(inv, &priv->klist_drivers, kobj->name,
 					   priv, dmc_inv_bus_drv);
 			dmc_inv_bus_drivers(inv, priv);
+			dmc_inv_match_index(inv, priv);
 		} else {
 			dmc_inv_klist_each(inv, &priv->klist_devices, kobj->name,
 					   priv, dmc_inv_class_dev);

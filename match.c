@@ -349,3 +349,62 @@ struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c)
 	c->seq = mk->dp->seq;
 	return mk->dp;
 }
+
+/*
+ * One list of @priv's index (@bucket, or -1 for match_any) checked: in
+ * registration order, each entry of this bus and where its key's hash
+ * puts it. Returns the entries out of place; *@what says how, for the
+ * first. Under the read side.
+ */
+static unsigned int dmc_match_check_list(struct dmc_subsys_private *priv,
+					 struct hlist_head *h, int bucket,
+					 const char **what)
+{
+	unsigned long last = 0;
+	struct dmc_match_key *mk;
+	unsigned int bad = 0;
+	const char *why;
+
+	hlist_for_each_entry_srcu(mk, h, node, srcu_read_lock_held(&dmc_driver_srcu)) {
+		why = NULL;
+		if (mk->dp->bus != priv)
+			why = "an entry of another bus's driver";
+		else if (mk->dp->seq < last)
+			why = "entries out of registration order";
+		else if (bucket < 0 && mk->key)
+			why = "a keyed entry among the keyless";
+		else if (bucket >= 0 && (!mk->key || hash_32(mk->hash, DMC_MATCH_BITS) != bucket ||
+					 dmc_match_hash(priv, mk->key) != mk->hash))
+			why = "an entry in the wrong bucket";
+		last = mk->dp->seq;
+		if (why && !bad++)
+			*what = why;
+	}
+	return bad;
+}
+
+/**
+ * dmc_match_index_check() - is a bus's match index well formed?
+ * @priv: a registered bus's private part
+ * @what: set to what is wrong with the first bad entry
+ *
+ * For dmc_check_invariants(): every list in registration order, every
+ * entry of the bus, in the bucket of its key's hash (keyless ones in
+ * match_any). Safe against registrations and unregistrations running.
+ *
+ * Return: the number of bad entries; 0 for a bus without an index.
+ */
+unsigned int dmc_match_index_check(struct dmc_subsys_private *priv, const char **what)
+{
+	unsigned int bad = 0;
+	int i, idx;
+
+	if (!priv->match_index)
+		return 0;
+	idx = srcu_read_lock(&dmc_driver_srcu);
+	for (i = 0; i < DMC_MATCH_BUCKETS; i++)
+		bad += dmc_match_check_list(priv, &priv->match_index[i], i, what);
+	bad += dmc_match_check_list(priv, &priv->match_any, -1, what);
+	srcu_read_unlock(&dmc_driver_srcu, idx);
+	return bad;
+}

@@ -17,6 +17,7 @@
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/string.h>
+#include <dmcore/invariants.h>
 #include "model_util.h"
 
 static struct dmm_bus *mt_keyed_bus(struct kunit *test)
@@ -327,6 +328,8 @@ static void match_keys_sharing_a_bucket_stay_apart(struct kunit *test)
 	a = mt_dev(test, b, "a", "k150", want);
 	KUNIT_EXPECT_PTR_EQ(test, a->dev->driver, &want->drv);
 	DMM_EXPECT_LOG(test, "match:a:d150 probe:a:d150");
+	/* every entry in its bucket, in registration order */
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
 	dmm_dev_unregister(a);
 }
 
