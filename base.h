@@ -262,6 +262,10 @@ struct dmc_htab_resize {
 
 void dmc_hash_init(void);
 u32 dmc_name_hash(const char *name, unsigned long salt);
+u32 dmc_name_salt(u32 hash, unsigned long salt);
+char *dmc_name_dup(const char *name, size_t len);
+void dmc_name_free(const char *name);
+u32 dmc_name_hash_of(const char *name);
 int dmc_htab_init(struct dmc_htab *t);
 struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash);
 void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,

@@ -70,7 +70,7 @@ static void dmc_deferred_set_waits_for(struct dmc_device_private *p, char *name)
 		dmc_klist_del(&dmc_deferred_named, &p->knode_waits);
 		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
 	}
-	kfree(p->waits_for);
+	dmc_name_free(p->waits_for);
 	p->waits_for = name;
 }
 
@@ -234,10 +234,11 @@ void dmc_deferred_drop_driver(struct dmc_driver *drv)
  */
 int dmc_probe_defer(struct dmc_device *dev, const char *waits_for)
 {
-	char *name = waits_for ? kstrdup(waits_for, GFP_KERNEL) : NULL;
+	/* Kept with its hash: the index of named waiters reads it. */
+	char *name = waits_for ? dmc_name_dup(waits_for, strlen(waits_for)) : NULL;
 
 	if (!dev || !dev->p) {
-		kfree(name);
+		dmc_name_free(name);
 		return -EPROBE_DEFER;
 	}
 	mutex_lock(&dmc_deferred_mutex);

@@ -66,7 +66,7 @@ void dmc_device_release(struct dmc_kobject *kobj)
 			dmc_klist_destroy(p->klist_children);
 			kfree(p->klist_children);
 		}
-		kfree(p->waits_for);
+		dmc_name_free(p->waits_for);
 		kmem_cache_free(dmc_device_private_cache, p);
 	}
 }

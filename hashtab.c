@@ -20,6 +20,14 @@
  * and removal and resizing find a member's bucket again from its key.
  * Names are hashed with a seed drawn at load, so names chosen by a user
  * cannot be made to collide.
+ *
+ * The names the indexes hold (kobjects' names, the names deferred
+ * devices wait for) are allocated by dmc_name_dup(), which keeps the
+ * name's hash in front of it: adding, removing and rehashing a member
+ * then reads its hash instead of hashing its name again, and a lookup
+ * compares hashes before it compares strings. An index salts that hash
+ * with its own value (a parent's address) by dmc_name_salt(); a lookup
+ * of any string hashes it the same way with dmc_name_hash().
  */
 
 #include <linux/hash.h>
@@ -34,10 +42,61 @@
 
 static u32 dmc_hash_seed __read_mostly;
 
-/* The hash of @name, with @salt (e.g. a parent's address) mixed in. */
+/* A name and its hash, as dmc_name_dup() allocates it. */
+struct dmc_name {
+	u32 hash;
+	char str[];
+};
+
+/**
+ * dmc_name_salt() - a name's hash as an index salted with @salt keeps it
+ * @hash: the name's hash (dmc_name_hash_of(), or dmc_name_hash() with 0)
+ * @salt: the index's salt, e.g. a parent's address; 0 for none
+ *
+ * Undone by the same call: dmc_name_salt(dmc_name_salt(h, s), s) == h.
+ */
+u32 dmc_name_salt(u32 hash, unsigned long salt)
+{
+	return hash ^ (salt ? hash_long(salt, 32) : 0);
+}
+
+/* The hash of any string @name, salted with @salt as dmc_name_salt() does. */
 u32 dmc_name_hash(const char *name, unsigned long salt)
 {
-	return jhash(name, strlen(name), dmc_hash_seed ^ hash_long(salt, 32));
+	return dmc_name_salt(jhash(name, strlen(name), dmc_hash_seed), salt);
+}
+
+/**
+ * dmc_name_dup() - a copy of a name that keeps its hash
+ * @name: the name, final (a name must not change once copied)
+ * @len: strlen(@name)
+ *
+ * Return: the copy, to free with dmc_name_free() only; NULL without
+ * memory.
+ */
+char *dmc_name_dup(const char *name, size_t len)
+{
+	struct dmc_name *n = kmalloc(struct_size(n, str, len + 1), GFP_KERNEL);
+
+	if (!n)
+		return NULL;
+	memcpy(n->str, name, len);
+	n->str[len] = '\0';
+	n->hash = jhash(n->str, len, dmc_hash_seed);
+	return n->str;
+}
+
+/* Free a name of dmc_name_dup(); NULL is allowed. */
+void dmc_name_free(const char *name)
+{
+	if (name)
+		kfree(container_of(name, struct dmc_name, str[0]));
+}
+
+/* The unsalted hash of a name of dmc_name_dup(), without hashing it. */
+u32 dmc_name_hash_of(const char *name)
+{
+	return container_of(name, struct dmc_name, str[0])->hash;
 }
 
 void dmc_hash_init(void)

@@ -53,15 +53,25 @@ void dmc_klist_destroy(struct dmc_klist *k)
 
 #define dmc_klist_hnode(h)	container_of(h, struct dmc_klist_node, hnode)
 
+/*
+ * An indexed member's hash: its name's, kept with the name by
+ * dmc_name_dup(), which allocates every name an indexed klist holds.
+ */
 static u32 dmc_klist_hash(const char *name)
 {
-	return dmc_name_hash(name, 0);
+	return dmc_name_hash_of(name);
 }
 
 /* A member's hash, for resizing the index. */
 static u32 dmc_klist_node_hash(const struct dmc_hnode *h)
 {
 	return dmc_klist_hash(*dmc_klist_hnode(h)->name);
+}
+
+/* Is member @n named @name, hashed to @hash? Hashes first. */
+static bool dmc_klist_named(const struct dmc_klist_node *n, const char *name, u32 hash)
+{
+	return dmc_klist_hash(*n->name) == hash && !strcmp(*n->name, name);
 }
 
 /* The first member named @name (hashed to @hash), or NULL. Caller holds k->lock. */
@@ -71,13 +81,14 @@ static struct dmc_klist_node *__dmc_klist_lookup(struct dmc_klist *k,
 	struct dmc_hnode *h;
 
 	for (h = dmc_htab_first(&k->index, hash); h; h = h->next)
-		if (!strcmp(*dmc_klist_hnode(h)->name, name))
+		if (dmc_klist_named(dmc_klist_hnode(h), name, hash))
 			return dmc_klist_hnode(h);
 	return NULL;
 }
 
 /*
- * Add @n at the tail, indexed by *@name if the klist is. With @unique (on
+ * Add @n at the tail, indexed by *@name if the klist is (a name of
+ * dmc_name_dup(), kept while @n is a member). With @unique (on
  * an indexed klist), a member with the same name makes it fail with
  * -EEXIST. The klist takes no reference: the member must call
  * dmc_klist_del() before it dies. May sleep (to grow the index).
@@ -193,10 +204,10 @@ struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 		spin_unlock(&k->lock);
 		return found;
 	}
-	hash = dmc_klist_hash(name);
+	hash = dmc_name_hash(name, 0);	/* any string: hashed here */
 	for (h = dmc_htab_first(&k->index, hash); h; h = h->next) {
 		n = dmc_klist_hnode(h);
-		if (!strcmp(*n->name, name) && k->get(n)) {
+		if (dmc_klist_named(n, name, hash) && k->get(n)) {
 			found = n;
 			break;
 		}

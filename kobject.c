@@ -58,23 +58,29 @@ static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 	va_copy(aq, vargs);
 	len = vsnprintf(buf, sizeof(buf), fmt, aq);
 	va_end(aq);
-	if (len < sizeof(buf))
-		name = kmemdup(buf, len + 1, GFP_KERNEL);
-	else
-		name = kvasprintf(GFP_KERNEL, fmt, vargs);
-	if (!name) {
-		*err = -ENOMEM;
-		return NULL;
+	if (len < sizeof(buf)) {
+		strreplace(buf, '/', '!');
+		*err = dmc_kobject_check_name(buf);
+		name = *err ? NULL : dmc_name_dup(buf, len);
+	} else {
+		char *long_name = kvasprintf(GFP_KERNEL, fmt, vargs);
+
+		if (!long_name) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		strreplace(long_name, '/', '!');
+		*err = dmc_kobject_check_name(long_name);
+		name = *err ? NULL : dmc_name_dup(long_name, strlen(long_name));
+		kfree(long_name);
 	}
-	strreplace(name, '/', '!');
-	*err = dmc_kobject_check_name(name);
 	if (*err) {
-		pr_err_ratelimited("dmcore: bad kobject name '%.32s%s': %s\n",
-				   name, strlen(name) > 32 ? "..." : "",
+		pr_err_ratelimited("dmcore: bad kobject name: %s\n",
 				   *err == -EINVAL ? "empty" : "too long");
-		kfree(name);
 		return NULL;
 	}
+	if (!name)
+		*err = -ENOMEM;
 	return name;
 }
 
@@ -95,7 +101,7 @@ static __printf(2, 0) int dmc_kobject_set_name_vargs(struct dmc_kobject *kobj,
 		return err;
 	old = kobj->name;
 	kobj->name = name;
-	kfree(old);
+	dmc_name_free(old);
 	return 0;
 }
 
@@ -236,7 +242,7 @@ static struct dmc_kobject *dmc_kobject_cleanup(struct dmc_kobject *kobj)
 
 	/* Only the type frees; the name and the parent go after it. */
 	ktype->release(kobj);
-	kfree(name);
+	dmc_name_free(name);
 	return parent;
 }
 
@@ -293,8 +299,9 @@ EXPORT_SYMBOL_GPL(dmc_kobject_put);
 /* ---- add and del (the tree itself: kobject_tree.c) --------------------- */
 
 /*
- * dmc_kobject_add() without a format: the name set before (by
- * dmc_kobject_set_name(), or preset before init) is kept, as Linux's
+ * dmc_kobject_add() without a format: the name set before by
+ * dmc_kobject_set_name() (the only way to name a kobject: the indexes
+ * read the hash it keeps with the name) is kept, as Linux's
  * kobject_add() keeps it for a NULL format, and only checked.
  */
 static int dmc_kobject_keep_name(struct dmc_kobject *kobj)
@@ -310,9 +317,7 @@ static int dmc_kobject_keep_name(struct dmc_kobject *kobj)
 		pr_err_ratelimited("dmcore: bad kobject name '%.32s'\n", kobj->name);
 		return err;
 	}
-	/* The object owns its name (it frees it): made path-safe in place. */
-	if (strchr(kobj->name, '/'))
-		strreplace((char *)kobj->name, '/', '!');
+	/* dmc_kobject_set_name() made it path-safe ('/' replaced). */
 	return 0;
 }
 
@@ -616,22 +621,28 @@ static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
  */
 int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 {
-	char *name, *devpath_old;
+	char *tmp, *name, *devpath_old;
 	int err;
 
 	if (!kobj || !new_name)
 		return -EINVAL;
 	if (dmc_kobject_refuse_raw(kobj, "rename"))
 		return -EOPNOTSUPP;
-	name = kstrdup(new_name, GFP_KERNEL);
-	if (!name)
+	tmp = kstrdup(new_name, GFP_KERNEL);
+	if (!tmp)
 		return -ENOMEM;
-	strreplace(name, '/', '!');
-	err = dmc_kobject_check_name(name);
+	strreplace(tmp, '/', '!');
+	err = dmc_kobject_check_name(tmp);
 	if (err) {
 		pr_err_ratelimited("dmcore: rename of '%s': bad name\n", kobj->name);
-		goto out_free;
+		kfree(tmp);
+		return err;
 	}
+	/* The final name, with its hash for the indexes. */
+	name = dmc_name_dup(tmp, strlen(tmp));
+	kfree(tmp);
+	if (!name)
+		return -ENOMEM;
 	devpath_old = dmc_devpath_old(kobj);
 	if (!devpath_old) {
 		err = -ENOMEM;
@@ -646,7 +657,7 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 	return 0;
 
 out_free:
-	kfree(name);
+	dmc_name_free(name);
 	return err < 0 ? err : 0;
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_rename);

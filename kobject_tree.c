@@ -45,29 +45,39 @@ LIST_HEAD(dmc_roots);
 
 static struct dmc_htab dmc_sib_index;	/* dmc_tree_mutex */
 
+/* Any string @name as a child of @parent: hashed here. */
 static u32 dmc_sib_hash(const struct dmc_kobject *parent, const char *name)
 {
 	return dmc_name_hash(name, (unsigned long)parent);
 }
 
-static u32 dmc_sib_node_hash(const struct dmc_hnode *h)
+/* @kobj's slot: its name's kept hash (dmc_name_dup()), salted with its parent. */
+static u32 dmc_sib_kobj_hash(const struct dmc_kobject *kobj)
 {
-	const struct dmc_kobject *kobj = container_of(h, struct dmc_kobject, sib_node);
-
-	return dmc_sib_hash(kobj->parent, kobj->name);
+	return dmc_name_salt(dmc_name_hash_of(kobj->name), (unsigned long)kobj->parent);
 }
 
-/* The child @name of @parent, hashed to @hash. Caller holds dmc_tree_mutex. */
+static u32 dmc_sib_node_hash(const struct dmc_hnode *h)
+{
+	return dmc_sib_kobj_hash(container_of(h, struct dmc_kobject, sib_node));
+}
+
+/*
+ * The child @name of @parent, hashed to @hash. Members' kept hashes are
+ * compared before their names. Caller holds dmc_tree_mutex.
+ */
 static struct dmc_kobject *__dmc_sib_lookup(const struct dmc_kobject *parent,
 					    const char *name, u32 hash)
 {
+	u32 name_hash = dmc_name_salt(hash, (unsigned long)parent);
 	struct dmc_kobject *kobj;
 	struct dmc_hnode *h;
 
 	lockdep_assert_held(&dmc_tree_mutex);
 	for (h = dmc_htab_first(&dmc_sib_index, hash); h; h = h->next) {
 		kobj = container_of(h, struct dmc_kobject, sib_node);
-		if (kobj->parent == parent && !strcmp(kobj->name, name))
+		if (kobj->parent == parent && dmc_name_hash_of(kobj->name) == name_hash &&
+		    !strcmp(kobj->name, name))
 			return kobj;
 	}
 	return NULL;
@@ -101,8 +111,7 @@ static void dmc_sib_insert(struct dmc_kobject *kobj, u32 hash)
 
 static void dmc_sib_remove(struct dmc_kobject *kobj)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node,
-		     dmc_sib_hash(kobj->parent, kobj->name));
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node, dmc_sib_kobj_hash(kobj));
 	dmc_sib_resize(dmc_sib_index.count);
 }
 
@@ -116,13 +125,11 @@ static void dmc_sib_rekey(struct dmc_kobject *kobj,
 			  void (*set)(struct dmc_kobject *kobj, const void *arg),
 			  const void *arg)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node,
-		     dmc_sib_hash(kobj->parent, kobj->name));
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node, dmc_sib_kobj_hash(kobj));
 	write_lock(&dmc_name_lock);
 	set(kobj, arg);
 	write_unlock(&dmc_name_lock);
-	dmc_htab_add(&dmc_sib_index, &kobj->sib_node,
-		     dmc_sib_hash(kobj->parent, kobj->name));
+	dmc_htab_add(&dmc_sib_index, &kobj->sib_node, dmc_sib_kobj_hash(kobj));
 }
 
 /* ---- reserved names ------------------------------------------------- */
@@ -275,7 +282,7 @@ int __dmc_kobject_add(struct dmc_kobject *kobj)
 		err = -EEXIST;
 		goto out_unlock;
 	}
-	hash = dmc_sib_hash(parent, kobj->name);
+	hash = dmc_name_salt(dmc_name_hash_of(kobj->name), (unsigned long)parent);
 	if (__dmc_sib_lookup(parent, kobj->name, hash)) {
 		pr_err_ratelimited("dmcore: cannot add '%s': '%s%s%s' exists\n",
 				   kobj->name, parent ? parent->name : "",
@@ -494,7 +501,7 @@ int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name)
 		goto out_unlock;
 	dmc_listeners_kobj_renamed(kobj, old_name);
 	mutex_unlock(&dmc_tree_mutex);
-	kfree(old_name);
+	dmc_name_free(old_name);
 	return 0;
 
 out_unlock:

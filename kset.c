@@ -188,7 +188,7 @@ struct dmc_kset *__dmc_kset_create_and_add(const char *name,
 	kset->uevent_ops = ops;
 	err = dmc_kobject_init(&kset->kobj, &dmc_kset_ktype);
 	if (err) {
-		kfree(kset->kobj.name);
+		dmc_name_free(kset->kobj.name);
 		kfree(kset);
 		return NULL;
 	}

@@ -293,7 +293,7 @@ err_free:
 static void dmc_subsys_free(struct dmc_subsys_private *priv)
 {
 	dmc_match_index_destroy(priv);
-	kfree(priv->subsys.kobj.name);
+	dmc_name_free(priv->subsys.kobj.name);
 	dmc_klist_destroy(&priv->klist_drivers);
 	dmc_klist_destroy(&priv->klist_devices);
 	kfree(priv);

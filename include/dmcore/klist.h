@@ -21,7 +21,8 @@
  * struct dmc_klist_node - membership of one object in one klist
  * @entry: place in the member list
  * @hnode: place in the name index (indexed klists)
- * @name: where the member keeps its name (e.g. &kobj->name)
+ * @name: where the member keeps its name (e.g. &kobj->name); on an indexed
+ *	klist a name of dmc_name_dup(), whose kept hash the index reads
  */
 struct dmc_klist_node {
 	struct list_head entry;
