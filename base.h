@@ -265,7 +265,18 @@ u32 dmc_name_hash(const char *name, unsigned long salt);
 u32 dmc_name_salt(u32 hash, unsigned long salt);
 char *dmc_name_dup(const char *name, size_t len);
 void dmc_name_free(const char *name);
-u32 dmc_name_hash_of(const char *name);
+
+/* A name and its hash, as dmc_name_dup() allocates it (hashtab.c). */
+struct dmc_name {
+	u32 hash;
+	char str[];
+};
+
+/* The unsalted hash of a name of dmc_name_dup(), without hashing it. */
+static inline u32 dmc_name_hash_of(const char *name)
+{
+	return container_of(name, struct dmc_name, str[0])->hash;
+}
 int dmc_htab_init(struct dmc_htab *t);
 struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash);
 void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,

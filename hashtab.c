@@ -42,12 +42,6 @@
 
 static u32 dmc_hash_seed __read_mostly;
 
-/* A name and its hash, as dmc_name_dup() allocates it. */
-struct dmc_name {
-	u32 hash;
-	char str[];
-};
-
 /**
  * dmc_name_salt() - a name's hash as an index salted with @salt keeps it
  * @hash: the name's hash (dmc_name_hash_of(), or dmc_name_hash() with 0)
@@ -91,12 +85,6 @@ void dmc_name_free(const char *name)
 {
 	if (name)
 		kfree(container_of(name, struct dmc_name, str[0]));
-}
-
-/* The unsalted hash of a name of dmc_name_dup(), without hashing it. */
-u32 dmc_name_hash_of(const char *name)
-{
-	return container_of(name, struct dmc_name, str[0])->hash;
 }
 
 void dmc_hash_init(void)
