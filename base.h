@@ -277,6 +277,7 @@ static inline u32 dmc_name_hash_of(const char *name)
 {
 	return container_of(name, struct dmc_name, str[0])->hash;
 }
+
 int dmc_htab_init(struct dmc_htab *t);
 struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash);
 void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
