@@ -63,15 +63,18 @@ u32 dmc_name_hash(const char *name, unsigned long salt)
 /**
  * dmc_name_dup() - a copy of a name that keeps its hash
  * @name: the name, final (a name must not change once copied)
- * @len: strlen(@name)
+ * @len: strlen(@name); the copy stops at a NUL before it anyway, so its
+ *	kept hash is always that of the string lookups will see
  *
  * Return: the copy, to free with dmc_name_free() only; NULL without
  * memory.
  */
 char *dmc_name_dup(const char *name, size_t len)
 {
-	struct dmc_name *n = kmalloc(struct_size(n, str, len + 1), GFP_KERNEL);
+	struct dmc_name *n;
 
+	len = strnlen(name, len);
+	n = kmalloc(struct_size(n, str, len + 1), GFP_KERNEL);
 	if (!n)
 		return NULL;
 	memcpy(n->str, name, len);

@@ -50,7 +50,7 @@ int dmc_kobject_check_name(const char *name)
 static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 					    int *err)
 {
-	char buf[64], *name;
+	char buf[64], *s = buf, *long_name = NULL, *name = NULL;
 	va_list aq;
 	int len;
 
@@ -58,29 +58,27 @@ static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 	va_copy(aq, vargs);
 	len = vsnprintf(buf, sizeof(buf), fmt, aq);
 	va_end(aq);
-	if (len < sizeof(buf)) {
-		strreplace(buf, '/', '!');
-		*err = dmc_kobject_check_name(buf);
-		name = *err ? NULL : dmc_name_dup(buf, len);
-	} else {
-		char *long_name = kvasprintf(GFP_KERNEL, fmt, vargs);
-
+	if (len >= sizeof(buf)) {
+		long_name = kvasprintf(GFP_KERNEL, fmt, vargs);
 		if (!long_name) {
 			*err = -ENOMEM;
 			return NULL;
 		}
-		strreplace(long_name, '/', '!');
-		*err = dmc_kobject_check_name(long_name);
-		name = *err ? NULL : dmc_name_dup(long_name, strlen(long_name));
-		kfree(long_name);
+		s = long_name;
 	}
+	strreplace(s, '/', '!');
+	*err = dmc_kobject_check_name(s);
 	if (*err) {
-		pr_err_ratelimited("dmcore: bad kobject name: %s\n",
+		pr_err_ratelimited("dmcore: bad kobject name '%.32s%s': %s\n",
+				   s, strlen(s) > 32 ? "..." : "",
 				   *err == -EINVAL ? "empty" : "too long");
-		return NULL;
+	} else {
+		/* strlen(): a "%c" of 0 ends the name where lookups will. */
+		name = dmc_name_dup(s, strlen(s));
+		if (!name)
+			*err = -ENOMEM;
 	}
-	if (!name)
-		*err = -ENOMEM;
+	kfree(long_name);
 	return name;
 }
 

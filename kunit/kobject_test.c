@@ -92,6 +92,29 @@ static void kobject_add_top_level_formats_name_and_path(struct kunit *test)
 	dmct_del_put(&a->kobj);
 }
 
+/*
+ * A format that writes a NUL ("%c" of 0) ends the name there, for the
+ * indexes too: the object is found by that name, and a second object of
+ * the same name is refused.
+ */
+static void kobject_add_name_ends_at_a_formatted_nul(struct kunit *test)
+{
+	struct dmct_obj *a = dmct_obj_new(test);
+	struct dmct_obj *b = dmct_obj_new(test);
+	struct dmc_kobject *found;
+	int err = 0;
+
+	KUNIT_ASSERT_EQ(test, dmc_kobject_add(&a->kobj, NULL, "kt-nul%cafter", 0), 0);
+	DMCT_EXPECT_STREQ(test, dmc_kobject_name(&a->kobj), "kt-nul");
+	found = dmc_kobject_find_child(NULL, "kt-nul");
+	KUNIT_EXPECT_PTR_EQ(test, found, &a->kobj);
+	dmc_kobject_put(found);
+	err = dmc_kobject_add(&b->kobj, NULL, "%s", "kt-nul");
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+	dmc_kobject_put(&b->kobj);
+	dmct_del_put(&a->kobj);
+}
+
 static void kobject_add_rejects_empty_name(struct kunit *test)
 {
 	struct dmct_obj *a = dmct_obj_new(test);
@@ -770,6 +793,7 @@ static struct kunit_case kobject_test_cases[] = {
 	KUNIT_CASE(kobject_init_twice_warns_ealready),
 	KUNIT_CASE(kobject_release_runs_once_after_last_put),
 	KUNIT_CASE(kobject_add_top_level_formats_name_and_path),
+	KUNIT_CASE(kobject_add_name_ends_at_a_formatted_nul),
 	KUNIT_CASE(kobject_add_rejects_empty_name),
 	KUNIT_CASE(kobject_add_rejects_name_longer_than_max),
 	KUNIT_CASE(kobject_add_accepts_name_of_max_length),

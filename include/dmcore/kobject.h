@@ -114,7 +114,10 @@ enum dmc_kobject_flag {
 
 /**
  * struct dmc_kobject - the core object
- * @name: the object's name; use dmc_kobject_name()
+ * @name: the object's name; read it with dmc_kobject_name() and set it
+ *	only with dmc_kobject_set_name() (or a format to dmc_kobject_add()):
+ *	the core allocates it with its hash in front, which its indexes
+ *	read, so a name assigned directly would corrupt them
  * @parent: parent in the tree; holds a reference from add until release
  * @kset: set this object belongs to, or NULL
  * @ktype: the object's type; never NULL once initialized
