@@ -235,6 +235,7 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
 int dmc_kobject_index_init(void);
 void dmc_kobject_index_exit(void);
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
+bool dmc_sib_indexed(const struct dmc_kobject *kobj);
 int __dmc_kobject_add(struct dmc_kobject *kobj);
 struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj);
 int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name);
@@ -282,22 +283,22 @@ int dmc_htab_init(struct dmc_htab *t);
 struct dmc_hnode *dmc_htab_first(const struct dmc_htab *t, u32 hash);
 void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
 			     struct dmc_htab_resize *r);
-void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
-			    u32 (*hashfn)(const struct dmc_hnode *n));
+void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r);
 void dmc_htab_resize_finish(struct dmc_htab_resize *r);
 void dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
-void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n, u32 hash);
+void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n);
 void dmc_htab_destroy(struct dmc_htab *t);
 
 /* klist.c */
 int dmc_klist_init(struct dmc_klist *k,
 		   bool (*get)(struct dmc_klist_node *n),
-		   void (*put)(struct dmc_klist_node *n), bool indexed);
+		   void (*put)(struct dmc_klist_node *n),
+		   const char *(*name)(const struct dmc_klist_node *n), bool indexed);
 void dmc_klist_destroy(struct dmc_klist *k);
-int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
-		  const char * const *name, bool unique);
+int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n, bool unique);
 bool dmc_klist_del(struct dmc_klist *k, struct dmc_klist_node *n);
 bool dmc_klist_node_attached(struct dmc_klist_node *n);
+bool dmc_klist_node_indexed(struct dmc_klist *k, const struct dmc_klist_node *n);
 int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 		     int (*rename)(void *arg), void *arg);
 struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name);

@@ -85,8 +85,7 @@ int dmc_bus_add_device(struct dmc_device *dev)
 	priv = READ_ONCE(dev->bus->p);
 	if (!priv || !priv->bus)
 		return -EINVAL;
-	err = dmc_klist_add(&priv->klist_devices, &dev->p->knode_bus,
-			    &dev->kobj.name, true);
+	err = dmc_klist_add(&priv->klist_devices, &dev->p->knode_bus, true);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err_ratelimited("dmcore: bus '%s' has a device '%s' already\n",

@@ -102,8 +102,7 @@ int dmc_class_add_device(struct dmc_device *dev)
 	priv = READ_ONCE(dev->class->p);
 	if (!priv)
 		return -EINVAL;
-	err = dmc_klist_add(&priv->klist_devices, &dev->p->knode_class,
-			    &dev->kobj.name, true);
+	err = dmc_klist_add(&priv->klist_devices, &dev->p->knode_class, true);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err_ratelimited("dmcore: class '%s' has a device '%s' already\n",

@@ -101,8 +101,7 @@ static void dmc_driver_bound(struct dmc_device *dev)
 {
 	struct dmc_driver *drv = dev->driver;
 
-	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver,
-			  &dev->kobj.name, false))
+	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver, false))
 		pr_warn_ratelimited("dmcore: '%s' bound to '%s' but not listed\n",
 				    dev->kobj.name, drv->name);
 	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);

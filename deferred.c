@@ -39,6 +39,12 @@ static void dmc_deferred_put(struct dmc_klist_node *n)
 {
 }
 
+/* What a parked device waits for: its entry's name in the index. */
+static const char *dmc_deferred_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_device_private, knode_waits)->waits_for;
+}
+
 /* Is @p parked or queued? Caller holds dmc_deferred_mutex. */
 static bool dmc_deferred_listed(struct dmc_device_private *p)
 {
@@ -96,8 +102,7 @@ bool dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 		list_add_tail(&p->deferred, &dmc_deferred_active);
 		kick = true;
 	} else if (p->waits_for) {
-		if (dmc_klist_add(&dmc_deferred_named, &p->knode_waits,
-				  (const char * const *)&p->waits_for, false))
+		if (dmc_klist_add(&dmc_deferred_named, &p->knode_waits, false))
 			list_add_tail(&p->deferred, &dmc_deferred_unnamed);
 	} else {
 		list_add_tail(&p->deferred, &dmc_deferred_unnamed);
@@ -310,7 +315,7 @@ EXPORT_SYMBOL_GPL(dmc_device_deferred_reason);
 int dmc_deferred_init(void)
 {
 	return dmc_klist_init(&dmc_deferred_named, dmc_deferred_get,
-			      dmc_deferred_put, true);
+			      dmc_deferred_put, dmc_deferred_name, true);
 }
 
 void dmc_deferred_exit(void)

@@ -29,6 +29,11 @@ static void dmc_child_put(struct dmc_klist_node *n)
 	dmc_device_put(p->device);
 }
 
+static const char *dmc_child_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_device_private, knode_parent)->device->kobj.name;
+}
+
 /*
  * The children of @p, made on the first child: most devices never have
  * one, and an indexed klist is most of a device's private part. Siblings
@@ -43,7 +48,7 @@ static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
 	k = kmalloc(sizeof(*k), GFP_KERNEL);
 	if (!k)
 		return ERR_PTR(-ENOMEM);
-	if (dmc_klist_init(k, dmc_child_get, dmc_child_put, false)) {
+	if (dmc_klist_init(k, dmc_child_get, dmc_child_put, dmc_child_name, false)) {
 		kfree(k);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -66,8 +71,7 @@ int dmc_device_join_parent(struct dmc_device *dev)
 	children = dmc_device_children_alloc(dev->parent->p);
 	if (IS_ERR(children))
 		return PTR_ERR(children);
-	return dmc_klist_add(children, &dev->p->knode_parent, &dev->kobj.name,
-			     false);
+	return dmc_klist_add(children, &dev->p->knode_parent, false);
 }
 
 /* Take @dev off its parent's children. */

@@ -234,6 +234,11 @@ static void dmc_drv_dev_put(struct dmc_klist_node *n)
 				    knode_driver)->device);
 }
 
+static const char *dmc_drv_dev_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_device_private, knode_driver)->device->kobj.name;
+}
+
 /*
  * Make the driver's bus/<bus>/drivers/<name> and put it on the bus;
  * called by dmc_driver_register() after its checks.
@@ -250,7 +255,7 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	if (!dp)
 		return -ENOMEM;
 	err = dmc_klist_init(&dp->klist_devices, dmc_drv_dev_get, dmc_drv_dev_put,
-			     false);
+			     dmc_drv_dev_name, false);
 	if (err) {
 		kfree(dp);
 		return err;
@@ -272,8 +277,7 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	err = dmc_kobject_add(&dp->kobj, NULL, "%s", drv->name);
 	if (err)
 		goto err_put;
-	err = dmc_klist_add(&priv->klist_drivers, &dp->knode_bus, &dp->kobj.name,
-			    true);
+	err = dmc_klist_add(&priv->klist_drivers, &dp->knode_bus, true);
 	if (err) {
 		pr_err_ratelimited("dmcore: bus '%s' has a driver '%s' already\n",
 				   drv->bus->name, drv->name);

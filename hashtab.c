@@ -16,8 +16,9 @@
  * (dmc_htab_resize_finish()). A table that could not grow stays correct,
  * its chains only longer.
  *
- * A member is one pointer, as in rhashtable: buckets are singly linked,
- * and removal and resizing find a member's bucket again from its key.
+ * Buckets are singly linked; a member keeps the hash it was added with,
+ * so a lookup walking a bucket compares hashes without touching the
+ * other members' names, and removal and resizing need no key.
  * Names are hashed with a seed drawn at load, so names chosen by a user
  * cannot be made to collide.
  *
@@ -149,12 +150,10 @@ void dmc_htab_resize_prepare(const struct dmc_htab *t, unsigned int count,
  * dmc_htab_resize_commit() - swap in the buckets of _prepare(), rehashing
  * @t: the table; the caller holds its lock
  * @r: from dmc_htab_resize_prepare(); afterwards it holds what to free
- * @hashfn: the hash of a member (of its key, as it was added)
  *
  * Does nothing when the allocation failed or @t changed size since.
  */
-void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
-			    u32 (*hashfn)(const struct dmc_hnode *n))
+void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r)
 {
 	struct dmc_hnode **old = t->buckets, *pos, *next, **b;
 	unsigned int i;
@@ -164,7 +163,7 @@ void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
 	for (i = 0; i < (1U << t->bits); i++) {
 		for (pos = old[i]; pos; pos = next) {
 			next = pos->next;
-			b = &r->buckets[hash_32(hashfn(pos), r->bits)];
+			b = &r->buckets[hash_32(pos->hash, r->bits)];
 			pos->next = *b;
 			*b = pos;
 		}
@@ -177,26 +176,28 @@ void dmc_htab_resize_commit(struct dmc_htab *t, struct dmc_htab_resize *r,
 /* Free what dmc_htab_resize_commit() left; call without the lock. */
 void dmc_htab_resize_finish(struct dmc_htab_resize *r)
 {
-	kvfree(r->buckets);
+	if (r->buckets)
+		kvfree(r->buckets);
 }
 
-/* Add @n with @hash; caller holds the lock. */
+/* Add @n with @hash, which @n keeps; caller holds the lock. */
 void dmc_htab_add(struct dmc_htab *t, struct dmc_hnode *n, u32 hash)
 {
 	struct dmc_hnode **b = &t->buckets[hash_32(hash, t->bits)];
 
+	n->hash = hash;
 	n->next = *b;
 	*b = n;
 	t->count++;
 }
 
 /*
- * Remove @n, a member added with @hash; caller holds the lock. Walks its
- * bucket (two members on average) to find what points to it.
+ * Remove @n, a member; caller holds the lock. Walks its bucket (two
+ * members on average) to find what points to it.
  */
-void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n, u32 hash)
+void dmc_htab_del(struct dmc_htab *t, struct dmc_hnode *n)
 {
-	struct dmc_hnode **pp = &t->buckets[hash_32(hash, t->bits)];
+	struct dmc_hnode **pp = &t->buckets[hash_32(n->hash, t->bits)];
 
 	while (*pp && *pp != n)
 		pp = &(*pp)->next;

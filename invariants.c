@@ -103,6 +103,9 @@ static unsigned int dmc_inv_klist_each(struct dmc_inv *inv, struct dmc_klist *k,
 		if (dmc_inv_is_cursor(k, pos))
 			continue;
 		n++;
+		if (!dmc_klist_node_indexed(k, list_entry(pos, struct dmc_klist_node, entry)))
+			dmc_inv_fail(inv, "%s: a member is not indexed under its name's hash",
+				     what);
 		fn(inv, list_entry(pos, struct dmc_klist_node, entry), data);
 	}
 	if (n != k->count)
@@ -134,6 +137,9 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 			       kref_read(&parent->kref) < 1))
 			dmc_inv_fail(inv, "'%s' is in the tree under '%s', which is not",
 				     kobj->name, parent->name);
+		if (!dmc_sib_indexed(kobj))
+			dmc_inv_fail(inv, "'%s' is not in the (parent, name) index under its key",
+				     kobj->name);
 		if (dmc_kobject_is_device(kobj))
 			inv->devices++;
 		/* Depth first: children, then the next sibling up the chain. */

@@ -26,11 +26,13 @@
 
 /*
  * Set up an empty klist, with a name index if @indexed; undone by
- * dmc_klist_destroy(). Return: 0 or -ENOMEM.
+ * dmc_klist_destroy(). @get, @put and @name: see struct dmc_klist.
+ * Return: 0 or -ENOMEM.
  */
 int dmc_klist_init(struct dmc_klist *k,
 		   bool (*get)(struct dmc_klist_node *n),
-		   void (*put)(struct dmc_klist_node *n), bool indexed)
+		   void (*put)(struct dmc_klist_node *n),
+		   const char *(*name)(const struct dmc_klist_node *n), bool indexed)
 {
 	spin_lock_init(&k->lock);
 	INIT_LIST_HEAD(&k->list);
@@ -40,6 +42,7 @@ int dmc_klist_init(struct dmc_klist *k,
 	k->count = 0;
 	k->get = get;
 	k->put = put;
+	k->name = name;
 	/* The smallest table now, so that the first add cannot fail for it. */
 	return indexed ? dmc_htab_init(&k->index) : 0;
 }
@@ -57,21 +60,19 @@ void dmc_klist_destroy(struct dmc_klist *k)
  * An indexed member's hash: its name's, kept with the name by
  * dmc_name_dup(), which allocates every name an indexed klist holds.
  */
-static u32 dmc_klist_hash(const char *name)
+static u32 dmc_klist_hash(struct dmc_klist *k, const struct dmc_klist_node *n)
 {
-	return dmc_name_hash_of(name);
+	return dmc_name_hash_of(k->name(n));
 }
 
-/* A member's hash, for resizing the index. */
-static u32 dmc_klist_node_hash(const struct dmc_hnode *h)
+/*
+ * Is member @n named @name, hashed to @hash? The hash it keeps in the
+ * index first: the member's name is not touched unless that matches.
+ */
+static bool dmc_klist_named(struct dmc_klist *k, const struct dmc_klist_node *n,
+			    const char *name, u32 hash)
 {
-	return dmc_klist_hash(*dmc_klist_hnode(h)->name);
-}
-
-/* Is member @n named @name, hashed to @hash? Hashes first. */
-static bool dmc_klist_named(const struct dmc_klist_node *n, const char *name, u32 hash)
-{
-	return dmc_klist_hash(*n->name) == hash && !strcmp(*n->name, name);
+	return n->hnode.hash == hash && !strcmp(k->name(n), name);
 }
 
 /* The first member named @name (hashed to @hash), or NULL. Caller holds k->lock. */
@@ -81,35 +82,34 @@ static struct dmc_klist_node *__dmc_klist_lookup(struct dmc_klist *k,
 	struct dmc_hnode *h;
 
 	for (h = dmc_htab_first(&k->index, hash); h; h = h->next)
-		if (dmc_klist_named(dmc_klist_hnode(h), name, hash))
+		if (dmc_klist_named(k, dmc_klist_hnode(h), name, hash))
 			return dmc_klist_hnode(h);
 	return NULL;
 }
 
 /*
- * Add @n at the tail, indexed by *@name if the klist is (a name of
- * dmc_name_dup(), kept while @n is a member). With @unique (on
- * an indexed klist), a member with the same name makes it fail with
- * -EEXIST. The klist takes no reference: the member must call
+ * Add @n at the tail, indexed by its name (k->name) if the klist is. With
+ * @unique (on an indexed klist), a member with the same name makes it
+ * fail with -EEXIST. The klist takes no reference: the member must call
  * dmc_klist_del() before it dies. May sleep (to grow the index).
  */
-int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n,
-		  const char * const *name, bool unique)
+int dmc_klist_add(struct dmc_klist *k, struct dmc_klist_node *n, bool unique)
 {
 	struct dmc_htab_resize r = {};
+	const char *name = NULL;
 	u32 hash = 0;
 	int err = 0;
 
-	n->name = name;
 	if (k->indexed) {
-		hash = dmc_klist_hash(*name);
+		name = k->name(n);
+		hash = dmc_name_hash_of(name);
 		/* Unlocked: a stale count only wastes an allocation (commit checks). */
 		dmc_htab_resize_prepare(&k->index, data_race(k->count) + 1, &r);
 	}
 	spin_lock(&k->lock);
 	if (k->indexed) {
-		dmc_htab_resize_commit(&k->index, &r, dmc_klist_node_hash);
-		if (unique && __dmc_klist_lookup(k, *name, hash))
+		dmc_htab_resize_commit(&k->index, &r);
+		if (unique && __dmc_klist_lookup(k, name, hash))
 			err = -EEXIST;
 		else
 			dmc_htab_add(&k->index, &n->hnode, hash);
@@ -139,13 +139,13 @@ bool dmc_klist_del(struct dmc_klist *k, struct dmc_klist_node *n)
 	spin_lock(&k->lock);
 	if (n->entry.next && !list_empty(&n->entry)) {
 		if (k->indexed)
-			dmc_htab_del(&k->index, &n->hnode, dmc_klist_hash(*n->name));
+			dmc_htab_del(&k->index, &n->hnode);
 		list_del_init(&n->entry);
 		k->count--;
 		was = true;
 	}
 	if (k->indexed)
-		dmc_htab_resize_commit(&k->index, &r, dmc_klist_node_hash);
+		dmc_htab_resize_commit(&k->index, &r);
 	spin_unlock(&k->lock);
 	dmc_htab_resize_finish(&r);
 	return was;
@@ -158,8 +158,8 @@ bool dmc_klist_node_attached(struct dmc_klist_node *n)
 }
 
 /*
- * Re-index @n under a new name: @rename(@arg) changes the name @n->name
- * points to and returns 0, or fails and leaves it. Runs @rename under the
+ * Re-index @n under a new name: @rename(@arg) changes the name k->name
+ * gives for @n and returns 0, or fails and leaves it. Runs @rename under the
  * klist lock, so lookups never see a half-renamed member.
  */
 int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
@@ -169,12 +169,30 @@ int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 
 	spin_lock(&k->lock);
 	if (k->indexed)
-		dmc_htab_del(&k->index, &n->hnode, dmc_klist_hash(*n->name));
+		dmc_htab_del(&k->index, &n->hnode);
 	err = rename(arg);
 	if (k->indexed)
-		dmc_htab_add(&k->index, &n->hnode, dmc_klist_hash(*n->name));
+		dmc_htab_add(&k->index, &n->hnode, dmc_klist_hash(k, n));
 	spin_unlock(&k->lock);
 	return err;
+}
+
+/*
+ * For the invariant checker: is member @n indexed under its name's hash,
+ * if @k has an index? Caller holds k->lock.
+ */
+bool dmc_klist_node_indexed(struct dmc_klist *k, const struct dmc_klist_node *n)
+{
+	struct dmc_hnode *h;
+
+	if (!k->indexed)
+		return true;
+	if (n->hnode.hash != dmc_klist_hash(k, n))
+		return false;
+	for (h = dmc_htab_first(&k->index, n->hnode.hash); h; h = h->next)
+		if (h == &n->hnode)
+			return true;
+	return false;
 }
 
 static bool dmc_klist_is_cursor(struct dmc_klist *k, struct list_head *pos);
@@ -196,7 +214,7 @@ struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 			if (dmc_klist_is_cursor(k, pos))
 				continue;
 			n = list_entry(pos, struct dmc_klist_node, entry);
-			if (!strcmp(*n->name, name) && k->get(n)) {
+			if (!strcmp(k->name(n), name) && k->get(n)) {
 				found = n;
 				break;
 			}
@@ -207,7 +225,7 @@ struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name)
 	hash = dmc_name_hash(name, 0);	/* any string: hashed here */
 	for (h = dmc_htab_first(&k->index, hash); h; h = h->next) {
 		n = dmc_klist_hnode(h);
-		if (dmc_klist_named(n, name, hash) && k->get(n)) {
+		if (dmc_klist_named(k, n, name, hash) && k->get(n)) {
 			found = n;
 			break;
 		}

@@ -57,27 +57,23 @@ static u32 dmc_sib_kobj_hash(const struct dmc_kobject *kobj)
 	return dmc_name_salt(dmc_name_hash_of(kobj->name), (unsigned long)kobj->parent);
 }
 
-static u32 dmc_sib_node_hash(const struct dmc_hnode *h)
-{
-	return dmc_sib_kobj_hash(container_of(h, struct dmc_kobject, sib_node));
-}
-
 /*
- * The child @name of @parent, hashed to @hash. Members' kept hashes are
- * compared before their names. Caller holds dmc_tree_mutex.
+ * The child @name of @parent, hashed to @hash (salted with @parent). The
+ * hash each member keeps in the index is compared before the member is
+ * touched. Caller holds dmc_tree_mutex.
  */
 static struct dmc_kobject *__dmc_sib_lookup(const struct dmc_kobject *parent,
 					    const char *name, u32 hash)
 {
-	u32 name_hash = dmc_name_salt(hash, (unsigned long)parent);
 	struct dmc_kobject *kobj;
 	struct dmc_hnode *h;
 
 	lockdep_assert_held(&dmc_tree_mutex);
 	for (h = dmc_htab_first(&dmc_sib_index, hash); h; h = h->next) {
+		if (h->hash != hash)
+			continue;
 		kobj = container_of(h, struct dmc_kobject, sib_node);
-		if (kobj->parent == parent && dmc_name_hash_of(kobj->name) == name_hash &&
-		    !strcmp(kobj->name, name))
+		if (kobj->parent == parent && !strcmp(kobj->name, name))
 			return kobj;
 	}
 	return NULL;
@@ -89,13 +85,23 @@ static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 	return __dmc_sib_lookup(parent, name, dmc_sib_hash(parent, name));
 }
 
+/*
+ * For the invariant checker: is @kobj, in the tree, indexed under its
+ * parent and name as they are now? Caller holds dmc_tree_mutex.
+ */
+bool dmc_sib_indexed(const struct dmc_kobject *kobj)
+{
+	return kobj->sib_node.hash == dmc_sib_kobj_hash(kobj) &&
+	       __dmc_sib_lookup(kobj->parent, kobj->name, kobj->sib_node.hash) == kobj;
+}
+
 /* Resize the index for @count members, if due. Caller holds dmc_tree_mutex. */
 static void dmc_sib_resize(unsigned int count)
 {
 	struct dmc_htab_resize r;
 
 	dmc_htab_resize_prepare(&dmc_sib_index, count, &r);
-	dmc_htab_resize_commit(&dmc_sib_index, &r, dmc_sib_node_hash);
+	dmc_htab_resize_commit(&dmc_sib_index, &r);
 	dmc_htab_resize_finish(&r);
 }
 
@@ -111,7 +117,7 @@ static void dmc_sib_insert(struct dmc_kobject *kobj, u32 hash)
 
 static void dmc_sib_remove(struct dmc_kobject *kobj)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node, dmc_sib_kobj_hash(kobj));
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
 	dmc_sib_resize(dmc_sib_index.count);
 }
 
@@ -125,7 +131,7 @@ static void dmc_sib_rekey(struct dmc_kobject *kobj,
 			  void (*set)(struct dmc_kobject *kobj, const void *arg),
 			  const void *arg)
 {
-	dmc_htab_del(&dmc_sib_index, &kobj->sib_node, dmc_sib_kobj_hash(kobj));
+	dmc_htab_del(&dmc_sib_index, &kobj->sib_node);
 	write_lock(&dmc_name_lock);
 	set(kobj, arg);
 	write_unlock(&dmc_name_lock);
@@ -212,7 +218,7 @@ static int dmc_kset_join(struct dmc_kobject *kobj)
 				   kobj->name);
 		return -ENOENT;
 	}
-	err = dmc_klist_add(&kset->members, &kobj->kset_node, &kobj->name, false);
+	err = dmc_klist_add(&kset->members, &kobj->kset_node, false);
 	if (err)
 		refcount_dec(&kset->kobj.kref.refcount);
 	return err;

@@ -40,6 +40,11 @@ static void dmc_kset_member_put(struct dmc_klist_node *n)
 	dmc_kobject_put(container_of(n, struct dmc_kobject, kset_node));
 }
 
+static const char *dmc_kset_member_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_kobject, kset_node)->name;
+}
+
 /*
  * Set up the member list and, unless the kset was made by
  * __dmc_kset_create_and_add() without one, its name index; destroyed by
@@ -50,6 +55,7 @@ static int dmc_kset_init_members(struct dmc_kset *kset)
 	int err;
 
 	err = dmc_klist_init(&kset->members, dmc_kset_member_get, dmc_kset_member_put,
+			     dmc_kset_member_name,
 			     !dmc_kobj_test_flag(&kset->kobj, DMC_KOBJ_KSET_UNINDEXED));
 	if (err)
 		return err;

@@ -247,6 +247,11 @@ static void dmc_bus_dev_put(struct dmc_klist_node *n)
 	dmc_device_put(container_of(n, struct dmc_device_private, knode_bus)->device);
 }
 
+static const char *dmc_bus_dev_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_device_private, knode_bus)->device->kobj.name;
+}
+
 static bool dmc_bus_drv_get(struct dmc_klist_node *n)
 {
 	return dmc_kobject_get_unless_zero(&container_of(n, struct dmc_driver_private,
@@ -258,6 +263,11 @@ static void dmc_bus_drv_put(struct dmc_klist_node *n)
 	dmc_kobject_put(&container_of(n, struct dmc_driver_private, knode_bus)->kobj);
 }
 
+static const char *dmc_bus_drv_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_driver_private, knode_bus)->kobj.name;
+}
+
 /* Allocate and set up the private part shared by buses and classes. */
 static struct dmc_subsys_private *dmc_subsys_alloc(const char *name)
 {
@@ -267,10 +277,10 @@ static struct dmc_subsys_private *dmc_subsys_alloc(const char *name)
 	if (!priv)
 		return NULL;
 	if (dmc_klist_init(&priv->klist_devices, dmc_bus_dev_get, dmc_bus_dev_put,
-			   true))
+			   dmc_bus_dev_name, true))
 		goto err_free;
 	if (dmc_klist_init(&priv->klist_drivers, dmc_bus_drv_get, dmc_bus_drv_put,
-			   true))
+			   dmc_bus_drv_name, true))
 		goto err_devices;
 	if (dmc_kobject_set_name(&priv->subsys.kobj, "%s", name))
 		goto err_drivers;
@@ -480,6 +490,11 @@ static void dmc_class_dev_put(struct dmc_klist_node *n)
 				    knode_class)->device);
 }
 
+static const char *dmc_class_dev_name(const struct dmc_klist_node *n)
+{
+	return container_of(n, struct dmc_device_private, knode_class)->device->kobj.name;
+}
+
 /**
  * dmc_class_register() - register a class
  * @cls: the class, with a name
@@ -517,6 +532,7 @@ int dmc_class_register(struct dmc_class *cls)
 	/* A class's members are listed through their knode_class. */
 	priv->klist_devices.get = dmc_class_dev_get;
 	priv->klist_devices.put = dmc_class_dev_put;
+	priv->klist_devices.name = dmc_class_dev_name;
 	priv->class = cls;
 	priv->subsys.kobj.kset = dmc_class_kset;
 	priv->subsys.kobj.ktype = &dmc_class_ktype;

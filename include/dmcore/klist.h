@@ -20,14 +20,15 @@
 /**
  * struct dmc_klist_node - membership of one object in one klist
  * @entry: place in the member list
- * @hnode: place in the name index (indexed klists)
- * @name: where the member keeps its name (e.g. &kobj->name); on an indexed
- *	klist a name of dmc_name_dup(), whose kept hash the index reads
+ * @hnode: place in the name index (indexed klists), with the member's
+ *	name's hash
+ *
+ * The member's name is not kept here: the klist asks its @name callback
+ * (all members of a klist are the same kind of object).
  */
 struct dmc_klist_node {
 	struct list_head entry;
 	struct dmc_hnode hnode;
-	const char * const *name;
 };
 
 /**
@@ -40,6 +41,9 @@ struct dmc_klist_node {
  * @count: number of members
  * @get: take a reference on a member unless it is dying (false then)
  * @put: drop that reference; called without @lock, may sleep
+ * @name: a member's name, stable while it is a member (renamed only
+ *	through dmc_klist_rename()); on an indexed klist a name of
+ *	dmc_name_dup(), whose kept hash the index takes
  */
 struct dmc_klist {
 	spinlock_t lock;	/* protects all of the below */
@@ -50,6 +54,7 @@ struct dmc_klist {
 	unsigned int count;
 	bool (*get)(struct dmc_klist_node *n);
 	void (*put)(struct dmc_klist_node *n);
+	const char *(*name)(const struct dmc_klist_node *n);
 };
 
 /**
