@@ -104,18 +104,13 @@ int dmc_device_private_init(struct dmc_device *dev)
 int dmc_device_set_name(struct dmc_device *dev, const char *fmt, ...)
 {
 	va_list vargs;
-	char *name;
 	int err;
 
 	if (!dev || !fmt)
 		return -EINVAL;
 	va_start(vargs, fmt);
-	name = kvasprintf(GFP_KERNEL, fmt, vargs);
+	err = dmc_kobject_set_name_vargs(&dev->kobj, fmt, vargs);
 	va_end(vargs);
-	if (!name)
-		return -ENOMEM;
-	err = dmc_kobject_set_name(&dev->kobj, "%s", name);
-	kfree(name);
 	return err;
 }
 EXPORT_SYMBOL_GPL(dmc_device_set_name);

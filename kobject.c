@@ -82,9 +82,9 @@ static __printf(1, 0) char *dmc_format_name(const char *fmt, va_list vargs,
 	return name;
 }
 
-static __printf(2, 0) int dmc_kobject_set_name_vargs(struct dmc_kobject *kobj,
-						     const char *fmt,
-						     va_list vargs)
+static __printf(2, 0) int __dmc_kobject_set_name_vargs(struct dmc_kobject *kobj,
+						       const char *fmt,
+						       va_list vargs)
 {
 	const char *old;
 	char *name;
@@ -104,21 +104,22 @@ static __printf(2, 0) int dmc_kobject_set_name_vargs(struct dmc_kobject *kobj,
 }
 
 /**
- * dmc_kobject_set_name() - set the name of a kobject not yet in the tree
+ * dmc_kobject_set_name_vargs() - set the name of a kobject not yet in the tree
  * @kobj: the object; must not be in the tree (use dmc_kobject_rename())
  * @fmt: printf-style format of the name
+ * @vargs: its arguments
  *
- * A '/' in the result is replaced by '!'. The name is freed when the
- * object is released.
+ * A '/' in the result is replaced by '!'. The name is formatted once
+ * (twice if longer than 63 bytes) and freed when the object is released.
+ * For wrappers with their own variadic arguments, as dmc_device_set_name().
  *
- * Return: 0, -EINVAL (NULL @kobj, empty name, object in the tree),
- * -ENAMETOOLONG or -ENOMEM; on error the old name is kept.
+ * Context: may sleep.
+ * Return: 0, -EINVAL (NULL @kobj or @fmt, empty name, object in the
+ * tree), -ENAMETOOLONG or -ENOMEM; on error the old name is kept.
  */
-int dmc_kobject_set_name(struct dmc_kobject *kobj, const char *fmt, ...)
+int dmc_kobject_set_name_vargs(struct dmc_kobject *kobj, const char *fmt,
+			       va_list vargs)
 {
-	va_list vargs;
-	int err;
-
 	if (!kobj)
 		return -EINVAL;
 	if (dmc_kobject_in_tree(kobj)) {
@@ -126,6 +127,25 @@ int dmc_kobject_set_name(struct dmc_kobject *kobj, const char *fmt, ...)
 				   kobj->name);
 		return -EINVAL;
 	}
+	return __dmc_kobject_set_name_vargs(kobj, fmt, vargs);
+}
+EXPORT_SYMBOL_GPL(dmc_kobject_set_name_vargs);
+
+/**
+ * dmc_kobject_set_name() - set the name of a kobject not yet in the tree
+ * @kobj: the object; must not be in the tree (use dmc_kobject_rename())
+ * @fmt: printf-style format of the name
+ *
+ * As dmc_kobject_set_name_vargs().
+ *
+ * Context: may sleep.
+ * Return: as dmc_kobject_set_name_vargs().
+ */
+int dmc_kobject_set_name(struct dmc_kobject *kobj, const char *fmt, ...)
+{
+	va_list vargs;
+	int err;
+
 	va_start(vargs, fmt);
 	err = dmc_kobject_set_name_vargs(kobj, fmt, vargs);
 	va_end(vargs);
@@ -338,7 +358,7 @@ static __printf(3, 0) int dmc_kobject_add_vargs(struct dmc_kobject *kobj,
 	}
 
 	if (fmt)
-		err = dmc_kobject_set_name_vargs(kobj, fmt, vargs);
+		err = __dmc_kobject_set_name_vargs(kobj, fmt, vargs);
 	else
 		err = dmc_kobject_keep_name(kobj);
 	if (err)

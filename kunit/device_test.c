@@ -502,6 +502,26 @@ static void device_set_name_gives_the_name(struct kunit *test)
 	dmm_dev_unregister(a);
 }
 
+/*
+ * A name past the 64-byte first try is formatted whole, '/' becomes '!';
+ * a NULL format and a device in the tree are refused, the name kept.
+ */
+static void device_set_name_long_slashed_and_refused_in_tree(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_alloc(test, "a");
+	const char *want = dmm_str(test, "%s!%090d", a->name, 1);
+
+	a->dev->init_name = NULL;
+	KUNIT_ASSERT_EQ(test, dmc_device_set_name(a->dev, "%s/%090d", a->name, 1), 0);
+	DMCT_EXPECT_STREQ(test, dmc_dev_name(a->dev), want);
+	KUNIT_EXPECT_EQ(test, dmc_device_set_name(a->dev, NULL), -EINVAL);
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	KUNIT_EXPECT_EQ(test, dmc_device_set_name(a->dev, "other"), -EINVAL);
+	DMCT_EXPECT_STREQ(test, dmc_dev_name(a->dev), want);
+	dmct_expect_path(test, &a->dev->kobj, dmm_str(test, "/devices/%s", want));
+	dmm_dev_unregister(a);
+}
+
 /* release */
 
 static struct dmm_class *dv_release_class(struct kunit *test)
@@ -1100,6 +1120,7 @@ static struct kunit_case device_test_cases[] = {
 	KUNIT_CASE(device_path_class_and_bus_is_not_virtual),
 	KUNIT_CASE(device_path_class_member_with_parent_under_parent),
 	KUNIT_CASE(device_set_name_gives_the_name),
+	KUNIT_CASE(device_set_name_long_slashed_and_refused_in_tree),
 	KUNIT_CASE(device_release_prefers_device_release),
 	KUNIT_CASE(device_release_falls_back_to_type_release),
 	KUNIT_CASE(device_release_falls_back_to_class_release),

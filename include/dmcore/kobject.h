@@ -15,6 +15,7 @@
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/stdarg.h>
 #include <dmcore/hashtab.h>
 #include <linux/types.h>
 #include <dmcore/klist.h>
@@ -220,6 +221,8 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent);
 char *dmc_kobject_get_path(const struct dmc_kobject *kobj, gfp_t gfp);
 __printf(2, 3) int dmc_kobject_set_name(struct dmc_kobject *kobj,
 					const char *fmt, ...);
+__printf(2, 0) int dmc_kobject_set_name_vargs(struct dmc_kobject *kobj,
+					      const char *fmt, va_list vargs);
 void dmc_kobject_set_uevent_suppress(struct dmc_kobject *kobj, bool suppress);
 struct dmc_kobject *dmc_kobject_find_child(struct dmc_kobject *parent,
 					   const char *name);
