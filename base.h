@@ -267,9 +267,10 @@ u32 dmc_name_salt(u32 hash, unsigned long salt);
 char *dmc_name_dup(const char *name, size_t len);
 void dmc_name_free(const char *name);
 
-/* A name and its hash, as dmc_name_dup() allocates it (hashtab.c). */
+/* A name, its hash and its length, as dmc_name_dup() allocates it (hashtab.c). */
 struct dmc_name {
 	u32 hash;
+	u32 len;
 	char str[];
 };
 
@@ -277,6 +278,12 @@ struct dmc_name {
 static inline u32 dmc_name_hash_of(const char *name)
 {
 	return container_of(name, struct dmc_name, str[0])->hash;
+}
+
+/* strlen() of a name of dmc_name_dup(), without walking it. */
+static inline size_t dmc_name_len_of(const char *name)
+{
+	return container_of(name, struct dmc_name, str[0])->len;
 }
 
 int dmc_htab_init(struct dmc_htab *t);

@@ -24,7 +24,8 @@
  *
  * The names the indexes hold (kobjects' names, the names deferred
  * devices wait for) are allocated by dmc_name_dup(), which keeps the
- * name's hash in front of it: adding, removing and rehashing a member
+ * name's hash and length in front of it (paths are built from the
+ * lengths without walking the strings): adding, removing and rehashing a member
  * then reads its hash instead of hashing its name again, and a lookup
  * compares hashes before it compares strings. An index salts that hash
  * with its own value (a parent's address) by dmc_name_salt(); a lookup
@@ -62,7 +63,7 @@ u32 dmc_name_hash(const char *name, unsigned long salt)
 }
 
 /**
- * dmc_name_dup() - a copy of a name that keeps its hash
+ * dmc_name_dup() - a copy of a name that keeps its hash and its length
  * @name: the name, final (a name must not change once copied)
  * @len: strlen(@name); the copy stops at a NUL before it anyway, so its
  *	kept hash is always that of the string lookups will see
@@ -80,6 +81,7 @@ char *dmc_name_dup(const char *name, size_t len)
 		return NULL;
 	memcpy(n->str, name, len);
 	n->str[len] = '\0';
+	n->len = len;
 	n->hash = jhash(n->str, len, dmc_hash_seed);
 	return n->str;
 }

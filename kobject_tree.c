@@ -343,7 +343,10 @@ struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj)
 
 /* ---- paths, rename and move ------------------------------------------- */
 
-/* @kobj's path into @buf (NULL: just measure); caller holds dmc_name_lock. */
+/*
+ * @kobj's path into @buf (NULL: just measure); caller holds dmc_name_lock.
+ * The names' lengths are kept with them (dmc_name_dup()).
+ */
 static size_t dmc_fill_path(const struct dmc_kobject *kobj, char *buf,
 			    size_t size)
 {
@@ -351,13 +354,13 @@ static size_t dmc_fill_path(const struct dmc_kobject *kobj, char *buf,
 	size_t len = 0, n;
 
 	for (pos = kobj; pos; pos = pos->parent)
-		len += strlen(pos->name) + 1;
+		len += dmc_name_len_of(pos->name) + 1;
 	if (!buf || len + 1 > size)
 		return len;
 	buf[len] = '\0';
 	n = len;
 	for (pos = kobj; pos; pos = pos->parent) {
-		size_t l = strlen(pos->name);
+		size_t l = dmc_name_len_of(pos->name);
 
 		n -= l;
 		memcpy(buf + n, pos->name, l);

@@ -26,7 +26,7 @@
 NS=$(echo "${BENCH_NS:-1000,10000,100000}" | tr , ' ')
 BIG=${BENCH_BIG-1000000}
 CHAIN=${BENCH_CHAIN:-1000}
-REPS=$(echo "${BENCH_REPS:-1000:5,10000:3,100000:3}" | tr , ' ')
+REPS=$(echo "${BENCH_REPS:-1000:5,10000:3,100000:5}" | tr , ' ')
 SCEN=${BENCH_SCEN:-devices bind bindkey lookup events}
 PHASES=$(echo "${BENCH_PHASES-100000}" | tr , ' ')
 RUN=$DMC_DEBUGFS/dmc_bench/run

@@ -15,7 +15,7 @@
 #   BENCH_JSON    where the JSON goes (default .build/bench/results.json)
 #   BENCH_NS      sizes, comma-separated (default 1000,10000,100000)
 #   BENCH_BIG     dmcore-only size without the mirror (default 1000000)
-#   BENCH_REPS    N:reps,... (default 1000:5,10000:3,100000:3)
+#   BENCH_REPS    N:reps,... (default 1000:5,10000:3,100000:5)
 #   BENCH_CHAIN   deferral chain length (default 1000; 0: none)
 #   BENCH_SCEN    scenarios (default "devices bind bindkey lookup events")
 #   BENCH_MIRROR  0: no pass with the mirror on (default 1)
