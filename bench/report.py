@@ -138,6 +138,19 @@ def main():
         """The real side timed next to dmcore without the mirror, if it was."""
         return get(c, "real", 0, n) or get(c, "real", None, n)
 
+    def paired(c, n):
+        """Median of real/dmcore over the second pass's interleaved pairs.
+
+        Rep k of the real side ran just before rep k of dmcore's, so each
+        pair saw the host at the same speed; the host's drift between
+        pairs (up to 40 % here) then cancels, which the ratio of the two
+        medians does not do. None without at least 3 pairs.
+        """
+        real = {r["rep"]: per_op(r)[0] for r in groups.get((c, "real", 0, n), [])}
+        dmc = {r["rep"]: per_op(r)[0] for r in groups.get((c, "dmc", 0, n), [])}
+        pairs = [real[k] / dmc[k] for k in real if k in dmc and dmc[k]]
+        return statistics.median(pairs) if len(pairs) >= 3 else None
+
     def fmt(x, digits=0):
         if x is None:
             return "-"
@@ -165,7 +178,8 @@ def main():
                          "real_second_pass": get(rc, "real", 0, n),
                          "dmc_mirror_on": on, "dmc_mirror_off": off,
                          "real_over_dmc_on": ratio(r, on),
-                         "real_over_dmc_off": ratio(r2, off)})
+                         "real_over_dmc_off": ratio(r2, off),
+                         "real_over_dmc_off_paired": paired(c, n)})
 
     out = []
     out.append(f"dmcore vs the Linux driver core: one boot of kernel "
@@ -174,14 +188,16 @@ def main():
                f"{info.get('clocksource', '?')}; median ns per operation")
     hdr = ["scenario", "N", "operation", "real ns", "dmc ns (mirror)",
            "real ns (2nd pass)", "dmc ns (no mirror)", "real/dmc",
-           "real/dmc (no mirror)"]
+           "real/dmc (no mirror)", "paired"]
     table = [hdr]
     for r in rows:
         table.append([r["scenario"], fmt(r["n"]), r["unit"], fmt(r["real"]),
                       fmt(r["dmc_mirror_on"]), fmt(r["real_second_pass"]),
                       fmt(r["dmc_mirror_off"]),
                       fmt(r["real_over_dmc_on"], 2) if r["real_over_dmc_on"] else "-",
-                      fmt(r["real_over_dmc_off"], 2) if r["real_over_dmc_off"] else "-"])
+                      fmt(r["real_over_dmc_off"], 2) if r["real_over_dmc_off"] else "-",
+                      fmt(r["real_over_dmc_off_paired"], 2)
+                      if r["real_over_dmc_off_paired"] else "-"])
     widths = [max(len(t[i]) for t in table) for i in range(len(hdr))]
     for i, t in enumerate(table):
         out.append("  ".join(x.ljust(widths[j]) if j < 3 else x.rjust(widths[j])
@@ -258,25 +274,31 @@ def main():
     big = max((n for n in ns if real_off("bind", n)), default=None)
     goals = []
 
-    def goal(name, value, target, ok):
+    def goal(name, value, target, ok, also=None):
         goals.append({"goal": name, "value": value, "target": target,
-                      "met": bool(ok) if value is not None else None})
+                      "met": bool(ok) if value is not None else None,
+                      "ratio_of_medians": also})
 
-    b_off = ratio(real_off("bind", big), get("bind", "dmc", 0, big))
+    def paired_goal(name, c, n, target):
+        """A ratio without the mirror, >= target: the paired median where
+        there are pairs, the ratio of medians beside it."""
+        med = ratio(real_off(c, n), get(c, "dmc", 0, n))
+        pv = paired(c, n)
+        v = pv if pv is not None else med
+        goal(name, v, f">= {target}", v and v >= target,
+             med if pv is not None else None)
+
     b_on = ratio(get("bind", "real", None, big), get("bind", "dmc", 1, big))
     lk = ratio(real_off("lookup", big), get("lookup", "dmc", 0, big))
     probes = get("chain", "dmc", 0, 1000, "probes") or get("chain", "dmc", 1, 1000, "probes")
     m_real = get("devices", "real", None, big, "mem_bytes_per_device")
     m_off = get("devices", "dmc", 0, big, "mem_bytes_per_device")
     million = any(k[:3] == ("devices", "dmc", 0) and k[3] >= 1000000 for k in summary)
-    goal(f"add+bind+del, real/dmcore without mirror, N={big}", b_off, ">= 5",
-         b_off and b_off >= 5)
+    paired_goal(f"add+bind+del, real/dmcore without mirror, N={big}", "bind", big, 5)
     bk_off = ratio(real_off("bind", big), get("bindkey", "dmc", 0, big))
     goal(f"add+bind+del with the bus's match index, real/dmcore without mirror, N={big}",
          bk_off, ">= 5", bk_off and bk_off >= 5)
-    d_off = ratio(real_off("devices", big), get("devices", "dmc", 0, big))
-    goal(f"add+del, real/dmcore without mirror, N={big}", d_off, ">= 5",
-         d_off and d_off >= 5)
+    paired_goal(f"add+del, real/dmcore without mirror, N={big}", "devices", big, 5)
     goal(f"add+bind+del, real/dmcore with mirror, N={big}", b_on, ">= 1.2",
          b_on and b_on >= 1.2)
     a1k = get("devices", "dmc", 0, 1000, "add_ns")
@@ -300,7 +322,10 @@ def main():
         v = g["value"]
         vs = "-" if v is None else (f"{v:,.2f}" if isinstance(v, float) else str(v))
         state = {True: "met", False: "SHORT", None: "not measured"}[g["met"]]
-        out.append(f"  {state:12} {g['goal']}: {vs} (target {g['target']})")
+        also = g.get("ratio_of_medians")
+        out.append(f"  {state:12} {g['goal']}: {vs} (target {g['target']}"
+                   + (f"; median of the interleaved pairs, ratio of the medians {also:,.2f})"
+                      if also else ")"))
     if fails:
         out.append("")
         out.append("failures:")
