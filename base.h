@@ -323,6 +323,7 @@ struct dmc_kset *__dmc_kset_create_and_add(const char *name,
 /* listener.c */
 void dmc_listeners_kobj_added(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_removed(struct dmc_kobject *kobj);
+void dmc_listeners_kobj_gone(struct dmc_kobject *kobj);
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old);
 void dmc_listeners_kobj_moved(struct dmc_kobject *kobj,
 			      struct dmc_kobject *old_parent);
@@ -335,6 +336,7 @@ bool dmc_listeners_want_uevents(void);
 void dmc_listeners_uevent(const struct dmc_uevent *ev);
 void dmc_listeners_add(struct dmc_listener *l);
 void dmc_listeners_del(struct dmc_listener *l);
+void dmc_listeners_sync(struct dmc_listener *l);
 void dmc_listener_exit(void);
 
 /* event.c */

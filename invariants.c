@@ -21,6 +21,9 @@
  *  - the power order (dmc_links_mutex, then dmc_dpm_mutex): parents and
  *    suppliers come before their children and consumers.
  *
+ * The indexes (the tree's (parent, name) index under dmc_tree_mutex, each
+ * indexed klist under its lock) hold every member under its current key.
+ *
  * With DMC_INV_QUIESCENT the caller promises that nothing changes the
  * model while the check runs; states that are only legal in the middle
  * of an add, a delete or a bind (a listed device not registered, a
@@ -40,6 +43,8 @@ struct dmc_inv {
 	unsigned int flags;
 	unsigned int violations;
 	unsigned long devices;
+	bool tree_spoiled;	/* DMC_INV_SELFTEST, done */
+	bool klist_spoiled;
 };
 
 static __printf(2, 3) void dmc_inv_fail(struct dmc_inv *inv, const char *fmt, ...)
@@ -95,18 +100,28 @@ static unsigned int dmc_inv_klist_each(struct dmc_inv *inv, struct dmc_klist *k,
 						  struct dmc_klist_node *n,
 						  void *data))
 {
+	struct dmc_klist_node *member;
 	struct list_head *pos;
 	unsigned int n = 0;
+	bool spoil;
 
 	spin_lock(&k->lock);
 	list_for_each(pos, &k->list) {
 		if (dmc_inv_is_cursor(k, pos))
 			continue;
 		n++;
-		if (!dmc_klist_node_indexed(k, list_entry(pos, struct dmc_klist_node, entry)))
+		member = list_entry(pos, struct dmc_klist_node, entry);
+		spoil = (inv->flags & DMC_INV_SELFTEST) && k->indexed && !inv->klist_spoiled;
+		if (spoil) {
+			member->hnode.hash ^= 1;
+			inv->klist_spoiled = true;
+		}
+		if (!dmc_klist_node_indexed(k, member))
 			dmc_inv_fail(inv, "%s: a member is not indexed under its name's hash",
 				     what);
-		fn(inv, list_entry(pos, struct dmc_klist_node, entry), data);
+		if (spoil)
+			member->hnode.hash ^= 1;
+		fn(inv, member, data);
 	}
 	if (n != k->count)
 		dmc_inv_fail(inv, "%s: %u members listed, count says %u", what,
@@ -122,10 +137,16 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 {
 	struct dmc_kobject *kobj, *parent;
 	struct list_head *head = roots;
+	bool spoil;
 
 	mutex_lock(&dmc_tree_mutex);
 	kobj = list_first_entry_or_null(head, struct dmc_kobject, sibling);
 	while (kobj) {
+		spoil = (inv->flags & DMC_INV_SELFTEST) && !inv->tree_spoiled;
+		if (spoil) {
+			kobj->sib_node.hash ^= 1;
+			inv->tree_spoiled = true;
+		}
 		parent = kobj->parent;
 		if (kref_read(&kobj->kref) < 1)
 			dmc_inv_fail(inv, "'%s' is in the tree with refcount 0",
@@ -140,6 +161,8 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 		if (!dmc_sib_indexed(kobj))
 			dmc_inv_fail(inv, "'%s' is not in the (parent, name) index under its key",
 				     kobj->name);
+		if (spoil)
+			kobj->sib_node.hash ^= 1;
 		if (dmc_kobject_is_device(kobj))
 			inv->devices++;
 		/* Depth first: children, then the next sibling up the chain. */
@@ -447,7 +470,9 @@ static void dmc_inv_power_order(struct dmc_inv *inv)
  * @flags: 0 while the model may change concurrently; DMC_INV_QUIESCENT
  *	when the caller knows nothing changes it during the call (no add,
  *	delete, bind or unbind running, no probe queued), so that the
- *	states of an operation half done count as violations too
+ *	states of an operation half done count as violations too;
+ *	DMC_INV_SELFTEST: spoil two indexes for the duration of the check,
+ *	under their locks, to show that it sees them (two more violations)
  *
  * Checks the tree under dmc_tree_mutex; each device under its device
  * lock (and, briefly, the klist locks of its bus, class and driver);

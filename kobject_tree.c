@@ -317,12 +317,14 @@ out_unlock:
 /*
  * Take @kobj out of the tree; its children are already out. For
  * kobject.c's del and release. The flag is cleared under dmc_name_lock
- * too, before the kset is left: see dmc_kobject_subsystem_kset().
+ * too, before the kset is left: see dmc_kobject_subsystem_kset(). Then,
+ * with no lock held, the listeners' kobj_gone.
  * Return: the kset @kobj left, whose reference the caller drops outside
  * any lock (that may free it), or NULL.
  */
 struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj)
 {
+	struct dmc_kset *kset;
 	bool was_in;
 
 	mutex_lock(&dmc_tree_mutex);
@@ -338,7 +340,9 @@ struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj)
 	list_del_init(&kobj->sibling);
 	dmc_sib_remove(kobj);
 	mutex_unlock(&dmc_tree_mutex);
-	return dmc_kset_leave(kobj);
+	kset = dmc_kset_leave(kobj);
+	dmc_listeners_kobj_gone(kobj);
+	return kset;
 }
 
 /* ---- paths, rename and move ------------------------------------------- */
@@ -749,9 +753,11 @@ EXPORT_SYMBOL_GPL(dmc_listener_register);
  * dmc_listener_unregister() - stop telling @l of changes
  * @l: a registered listener
  *
- * When this returns no callback of @l is running or will run.
+ * When this returns no callback of @l is running or will run (a
+ * kobj_gone callback in flight is waited for).
  *
- * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex.
+ * Context: may sleep; takes dmc_tree_mutex and dmc_event_mutex. Must not
+ * be called from a callback of @l.
  */
 void dmc_listener_unregister(struct dmc_listener *l)
 {
@@ -762,6 +768,7 @@ void dmc_listener_unregister(struct dmc_listener *l)
 	dmc_listeners_del(l);
 	mutex_unlock(&dmc_event_mutex);
 	mutex_unlock(&dmc_tree_mutex);
+	dmc_listeners_sync(l);
 }
 EXPORT_SYMBOL_GPL(dmc_listener_unregister);
 

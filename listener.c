@@ -17,11 +17,14 @@
  * dmc_tree_mutex (kobject_tree.c) for the tree and link callbacks, and
  * dmc_event_mutex, defined here, for the uevent callbacks; event.c
  * numbers its events under dmc_event_mutex, so listeners see SEQNUM
- * order.
+ * order. The kobj_gone callbacks run under neither: they read the list
+ * under dmc_listener_srcu, and unregistration waits for its readers.
  */
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/srcu.h>
 
 #include "base.h"
 
@@ -41,6 +44,12 @@ static unsigned int dmc_uevent_listeners;
 
 /* Listeners told of objects entering the tree; both mutexes. */
 static unsigned int dmc_tree_listeners;
+
+/* Listeners with a kobj_gone callback; both mutexes. */
+static unsigned int dmc_gone_listeners;
+
+/* The list as the kobj_gone callbacks read it, without either mutex. */
+DEFINE_STATIC_SRCU(dmc_listener_srcu);
 
 /**
  * dmc_listeners_watch_tree() - does any listener see objects come and go?
@@ -82,9 +91,11 @@ bool dmc_listeners_want_links(void)
 void dmc_listeners_add(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
-	list_add_tail(&l->node, &dmc_listeners);
+	list_add_tail_rcu(&l->node, &dmc_listeners);
 	if (l->uevent)
 		dmc_uevent_listeners++;
+	if (l->kobj_gone)
+		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners + 1);
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners + 1);
 	if (dmc_listener_wants_links(l)) {
@@ -96,9 +107,11 @@ void dmc_listeners_add(struct dmc_listener *l)
 void dmc_listeners_del(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
-	list_del(&l->node);
+	list_del_rcu(&l->node);
 	if (l->uevent)
 		dmc_uevent_listeners--;
+	if (l->kobj_gone)
+		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners - 1);
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners - 1);
 	if (dmc_listener_wants_links(l))
@@ -125,6 +138,38 @@ void dmc_listeners_kobj_removed(struct dmc_kobject *kobj)
 	list_for_each_entry(l, &dmc_listeners, node)
 		if (l->kobj_removed)
 			l->kobj_removed(l, kobj);
+}
+
+/*
+ * @kobj left the tree and the caller (kobject.c) holds none of the tree's
+ * locks. The count is read without a lock: a listener told of @kobj's
+ * removal registered under dmc_tree_mutex before that, and the caller
+ * took and released the mutex since, so the count it raised is seen.
+ */
+void dmc_listeners_kobj_gone(struct dmc_kobject *kobj)
+{
+	struct dmc_listener *l;
+	int idx;
+
+	if (!READ_ONCE(dmc_gone_listeners))
+		return;
+	might_sleep();
+	idx = srcu_read_lock(&dmc_listener_srcu);
+	list_for_each_entry_srcu(l, &dmc_listeners, node,
+				 srcu_read_lock_held(&dmc_listener_srcu))
+		if (l->kobj_gone)
+			l->kobj_gone(l, kobj);
+	srcu_read_unlock(&dmc_listener_srcu, idx);
+}
+
+/*
+ * After dmc_listeners_del() of @l, with the mutexes released: wait until
+ * no kobj_gone callback of @l can be running.
+ */
+void dmc_listeners_sync(struct dmc_listener *l)
+{
+	if (l->kobj_gone)
+		synchronize_srcu(&dmc_listener_srcu);
 }
 
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old)

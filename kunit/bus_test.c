@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <dmcore/invariants.h>
 #include "model_util.h"
 
 /* registration */
@@ -677,6 +678,28 @@ static int bus_test_init(struct kunit *test)
 	return dmm_init(test, "bs");
 }
 
+/*
+ * The invariant checker sees an index member filed under a wrong hash:
+ * with DMC_INV_SELFTEST it spoils, under their locks, the kept hash of
+ * one object of the tree and of one member of an indexed klist (here at
+ * least the bus's device list has one), and counts exactly those two;
+ * the model is sound again afterwards.
+ */
+static void bus_invariant_checker_sees_spoiled_indexes(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, NULL, NULL);
+	struct dmc_device *found;
+
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(DMC_INV_SELFTEST), 2U);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+	found = dmc_bus_find_device_by_name(&b->bus, a->name);
+	KUNIT_EXPECT_PTR_EQ(test, found, a->dev);
+	dmm_put_found(found);
+	dmm_dev_unregister(a);
+}
+
 static struct kunit_case bus_test_cases[] = {
 	KUNIT_CASE(bus_register_null_fails_einval),
 	KUNIT_CASE(bus_register_without_name_fails_einval),
@@ -709,6 +732,7 @@ static struct kunit_case bus_test_cases[] = {
 	KUNIT_CASE(bus_null_arguments_fail_without_crash),
 	KUNIT_CASE(bus_without_match_matches_every_driver),
 	KUNIT_CASE(bus_probe_and_remove_replace_the_drivers),
+	KUNIT_CASE(bus_invariant_checker_sees_spoiled_indexes),
 	{}
 };
 

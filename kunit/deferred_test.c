@@ -5,13 +5,18 @@
  * A probe that waits for a named device or driver (dmc_probe_defer()) is
  * retried when that name binds or registers, and only then; an unnamed
  * deferral is retried after any bind; chains resolve in one pass; driver
- * unregister and device removal take a device off the list. Retries run
+ * unregister and device removal take a device off the list, also when
+ * they run at once on two CPUs. Retries run
  * on a workqueue, so every case waits with dmc_wait_for_device_probe()
  * before it looks. Names are "df<N>-<name>".
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <dmcore/invariants.h>
 #include "model_util.h"
 
 #define DF_REASON_LEN	64
@@ -475,6 +480,85 @@ static void deferred_driver_unregister_takes_device_off_list(struct kunit *test)
 	dmm_dev_unregister(b);
 }
 
+/*
+ * A driver's unregistration drops the deferrals its probe asked for
+ * (dmc_deferred_drop_driver()) on the other CPU while this one deletes
+ * the deferred devices (dmc_deferred_probe_del(), which trusts
+ * ->deferred_held read without the mutex). The lists' reference on each
+ * device is dropped exactly once, by whichever side takes it off them: a
+ * double put is a refcount warning or a KASAN report, a missed one a
+ * device never released. Half the devices wait for a name (the named
+ * index, all under one name), half for any bind (the unnamed list).
+ */
+#define DF_RACE_DEVS	100
+#define DF_RACE_ROUNDS	5
+
+struct df_race {
+	struct dmm_drv *d;
+	atomic_t go;
+	struct completion done;
+};
+
+static int df_race_fn(void *data)
+{
+	struct df_race *r = data;
+
+	while (!atomic_read(&r->go))
+		cond_resched();
+	dmc_driver_unregister(&r->d->drv);
+	complete(&r->done);
+	return 0;
+}
+
+static void deferred_driver_drop_races_device_removal(struct kunit *test)
+{
+	struct dmm_dev **devs = kunit_kcalloc(test, DF_RACE_DEVS, sizeof(*devs), GFP_KERNEL);
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	unsigned int round, i, unreleased = 0;
+	struct task_struct *t;
+	struct df_race r;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_ASSERT_NOT_NULL(test, devs);
+	dmm_ctx(test)->log_mask = 0;
+	for (round = 0; round < DF_RACE_ROUNDS; round++) {
+		r.d = dmm_drv_alloc(test, b, dmm_str(test, "d%u", round));
+		KUNIT_ASSERT_EQ(test, dmc_driver_register(&r.d->drv), 0);
+		for (i = 0; i < DF_RACE_DEVS; i++) {
+			devs[i] = dmm_dev_alloc(test, dmm_str(test, "r%u-%u", round, i));
+			devs[i]->dev->bus = &b->bus;
+			dmm_dev_want(devs[i], r.d);
+			if (i % 2)
+				devs[i]->defer_left = INT_MAX;
+			else
+				devs[i]->wait_drv = "df-nobody";
+			KUNIT_ASSERT_EQ(test, dmm_dev_add(test, devs[i]), 0);
+		}
+		dmc_wait_for_device_probe();
+		for (i = 0; i < DF_RACE_DEVS; i++)
+			KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(devs[i]->dev));
+
+		atomic_set(&r.go, 0);
+		init_completion(&r.done);
+		t = kthread_create(df_race_fn, &r, "df-race");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		kthread_bind(t, cpumask_any_but(cpu_online_mask, raw_smp_processor_id()));
+		wake_up_process(t);
+		/* Nothing that can end the test early until the thread is done. */
+		atomic_set(&r.go, 1);
+		for (i = 0; i < DF_RACE_DEVS; i++)
+			dmm_dev_unregister(devs[i]);
+		wait_for_completion(&r.done);
+		dmc_wait_for_device_probe();
+		dmc_kobject_flush_releases();
+		for (i = 0; i < DF_RACE_DEVS; i++)
+			unreleased += devs[i]->released != 1;
+	}
+	KUNIT_EXPECT_EQ(test, unreleased, 0U);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
+}
+
 static void deferred_device_removal_takes_it_off_list(struct kunit *test)
 {
 	unsigned long before;
@@ -591,6 +675,7 @@ static struct kunit_case deferred_test_cases[] = {
 	KUNIT_CASE(deferred_named_waiter_bound_by_another_driver),
 	KUNIT_CASE(deferred_named_waiter_redefers_under_new_name),
 	KUNIT_CASE(deferred_driver_unregister_takes_device_off_list),
+	KUNIT_CASE(deferred_driver_drop_races_device_removal),
 	KUNIT_CASE(deferred_device_removal_takes_it_off_list),
 	KUNIT_CASE(deferred_parent_removal_takes_child_off_list),
 	KUNIT_CASE(deferred_async_driver_retries_and_binds),

@@ -1002,6 +1002,164 @@ static void event_listener_unregister_stops_callbacks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->nr_tree, nr_tree);
 }
 
+/*
+ * kobj_gone: told after kobj_removed, in the deleting task, with the
+ * tree's locks free (the callback takes dmc_tree_mutex itself: held, it
+ * would deadlock and lockdep would say so). A callback that sleeps holds
+ * up its deleter and dmc_listener_unregister(), nothing else.
+ */
+struct ev_gone {
+	struct dmc_listener l;
+	struct dmc_kobject *watch;	/* the object it looks for */
+	struct dmc_kobject *removed;	/* @watch, once kobj_removed told it */
+	bool block;			/* sleep in kobj_gone until @release */
+	bool removed_first;
+	bool found_after;		/* @watch still found under its parent */
+	atomic_t gone;
+	struct completion entered;
+	struct completion release;
+};
+
+static void ev_gone_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
+{
+	struct ev_gone *g = container_of(l, struct ev_gone, l);
+
+	if (kobj == g->watch)
+		WRITE_ONCE(g->removed, kobj);
+}
+
+static void ev_gone_gone(struct dmc_listener *l, struct dmc_kobject *kobj)
+{
+	struct ev_gone *g = container_of(l, struct ev_gone, l);
+	struct dmc_kobject *found;
+
+	if (kobj != g->watch)
+		return;
+	g->removed_first = READ_ONCE(g->removed) == kobj;
+	found = dmc_kobject_find_child(kobj->parent, kobj->name);
+	g->found_after = found;
+	dmc_kobject_put(found);
+	atomic_inc(&g->gone);
+	complete(&g->entered);
+	if (g->block)
+		wait_for_completion(&g->release);
+}
+
+static void ev_gone_init(struct ev_gone *g, struct dmc_kobject *watch, bool block)
+{
+	memset(g, 0, sizeof(*g));
+	g->l.kobj_removed = ev_gone_removed;
+	g->l.kobj_gone = ev_gone_gone;
+	g->watch = watch;
+	g->block = block;
+	init_completion(&g->entered);
+	init_completion(&g->release);
+}
+
+static void event_listener_gone_follows_removed_without_tree_lock(struct kunit *test)
+{
+	struct dmct_obj *p = dmct_obj_add(test, NULL, NULL, "ev-gone");
+	struct dmct_obj *c = dmct_obj_add(test, &p->kobj, NULL, "c");
+	struct ev_gone *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ev_gone_init(g, &c->kobj, false);
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&g->l), 0);
+	dmc_kobject_del(&c->kobj);
+	dmc_listener_unregister(&g->l);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->gone), 1);
+	KUNIT_EXPECT_TRUE(test, g->removed_first);
+	KUNIT_EXPECT_FALSE(test, g->found_after);
+}
+
+struct ev_gone_job {
+	void (*fn)(struct ev_gone_job *j);
+	struct ev_gone *g;
+	struct dmc_kobject *kobj;
+	struct completion done;
+};
+
+static int ev_gone_job_fn(void *data)
+{
+	struct ev_gone_job *j = data;
+
+	j->fn(j);
+	complete(&j->done);
+	return 0;
+}
+
+static void ev_gone_job_del(struct ev_gone_job *j)
+{
+	dmc_kobject_del(j->kobj);
+}
+
+static void ev_gone_job_unregister(struct ev_gone_job *j)
+{
+	dmc_listener_unregister(&j->g->l);
+}
+
+static struct task_struct *ev_gone_start(struct ev_gone_job *j,
+					 void (*fn)(struct ev_gone_job *j),
+					 struct ev_gone *g, struct dmc_kobject *kobj)
+{
+	j->fn = fn;
+	j->g = g;
+	j->kobj = kobj;
+	init_completion(&j->done);
+	return kthread_run(ev_gone_job_fn, j, "ev-gone");
+}
+
+static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit *test)
+{
+	struct dmct_obj *p = dmct_obj_add(test, NULL, NULL, "ev-gone-sleep");
+	struct dmct_obj *c = dmct_obj_add(test, &p->kobj, NULL, "c");
+	struct dmct_obj *e = dmct_obj_add(test, &p->kobj, NULL, "e");
+	struct ev_gone *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	bool entered, del_early, unreg_early, e_gone;
+	struct ev_gone_job del, unreg;
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	/* No assertion from here on: a thread would be left asleep. */
+	ev_gone_init(g, &c->kobj, true);
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&g->l), 0);
+	t = ev_gone_start(&del, ev_gone_job_del, g, &c->kobj);
+	if (IS_ERR(t)) {
+		dmc_listener_unregister(&g->l);
+		KUNIT_FAIL(test, "kthread: %ld", PTR_ERR(t));
+		return;
+	}
+	entered = wait_for_completion_timeout(&g->entered, 10 * HZ);
+	del_early = completion_done(&del.done);
+
+	/* The tree is free while the deleter sleeps in kobj_gone. */
+	dmc_kobject_del(&e->kobj);
+	e_gone = !dmc_kobject_in_tree(&e->kobj);
+
+	/* Unregistration waits for the callback in flight. */
+	t = ev_gone_start(&unreg, ev_gone_job_unregister, g, NULL);
+	if (IS_ERR(t)) {
+		complete(&g->release);
+		wait_for_completion(&del.done);
+		dmc_listener_unregister(&g->l);
+		KUNIT_FAIL(test, "kthread: %ld", PTR_ERR(t));
+		return;
+	}
+	msleep(50);
+	unreg_early = completion_done(&unreg.done);
+	complete(&g->release);
+	wait_for_completion(&del.done);
+	wait_for_completion(&unreg.done);
+
+	KUNIT_EXPECT_TRUE(test, entered);
+	KUNIT_EXPECT_TRUE(test, e_gone);
+	KUNIT_EXPECT_FALSE(test, del_early);
+	KUNIT_EXPECT_FALSE(test, unreg_early);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->gone), 1);
+	KUNIT_EXPECT_TRUE(test, g->removed_first);
+	KUNIT_EXPECT_FALSE(test, dmc_kobject_in_tree(&c->kobj));
+}
+
 static int event_test_init(struct kunit *test)
 {
 	return dmct_init(test, "/ev-");
@@ -1041,6 +1199,8 @@ static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_listener_sees_children_removed_before_parent),
 	KUNIT_CASE(event_listener_told_of_rename_and_move),
 	KUNIT_CASE(event_listener_unregister_stops_callbacks),
+	KUNIT_CASE(event_listener_gone_follows_removed_without_tree_lock),
+	KUNIT_CASE(event_listener_gone_sleeping_holds_up_only_its_deleter),
 	{}
 };
 

@@ -101,6 +101,13 @@ struct dmc_event_stats {
  * struct dmc_listener - code told of every change to the model
  * @kobj_added: @kobj entered the tree (its parent already has)
  * @kobj_removed: @kobj left the tree (its children already have)
+ * @kobj_gone: after @kobj_removed, with the tree's locks released, in
+ *	the task that deleted @kobj (or released it without deleting it)
+ *	and before that task drops its reference: @kobj is valid. May sleep
+ *	and take the tree's locks: a view waits here for its own callbacks
+ *	still running on @kobj (as kernfs drains a removed node's active
+ *	references), which it could not do under the tree lock that such a
+ *	callback may be waiting for
  * @kobj_renamed: @kobj was renamed from @old_name
  * @kobj_moved: @kobj moved from under @old_parent
  * @link_added: @kobj got a symbolic link @name to @target (a device's
@@ -114,13 +121,16 @@ struct dmc_event_stats {
  * take references, but must not change the tree. At registration the
  * objects, then the links, already there are replayed; a link may then
  * be told twice (replayed, then announced), never removed before it was
- * told. @uevent
+ * told. @kobj_gone runs without those locks, so it may see the tree
+ * changed again; it may be called for an object deleted while the
+ * listener registered (then never told of it). @uevent
  * runs with the event lock held and must not send events. Any callback may
- * be NULL.
+ * be NULL. When dmc_listener_unregister() returns, none is running.
  */
 struct dmc_listener {
 	void (*kobj_added)(struct dmc_listener *l, struct dmc_kobject *kobj);
 	void (*kobj_removed)(struct dmc_listener *l, struct dmc_kobject *kobj);
+	void (*kobj_gone)(struct dmc_listener *l, struct dmc_kobject *kobj);
 	void (*kobj_renamed)(struct dmc_listener *l, struct dmc_kobject *kobj,
 			     const char *old_name);
 	void (*kobj_moved)(struct dmc_listener *l, struct dmc_kobject *kobj,

@@ -11,6 +11,13 @@
 
 /* Nothing changes the model during the check: half-done states count. */
 #define DMC_INV_QUIESCENT	BIT(0)
+/*
+ * Check the checker: while it holds their locks, the check spoils the
+ * kept hash of the first object of the tree and of the first member of
+ * the first non-empty indexed klist, then restores them; each must count
+ * as one violation (nobody else sees the spoiled state).
+ */
+#define DMC_INV_SELFTEST	BIT(1)
 
 unsigned int dmc_check_invariants(unsigned int flags);
 unsigned long dmc_live_objects(void);

@@ -104,8 +104,8 @@ echo "TORTURE-SEED ${seed:-unknown}"
 grep -E 'selftest|stats:|final:|census:|End of test|INVARIANT|SEQNUM' "$LOG" | sed 's/^/# /'
 
 check "the run started and printed its seed" test -n "$seed"
-check "selftest: the checker sees a model broken on purpose" \
-	grep -q 'selftest: checker found 0, [1-9][0-9]* (broken on purpose: expected >= 1), 0 violations' "$LOG"
+check "selftest: the checker sees a model broken on purpose and the indexes it spoils" \
+	grep -q 'selftest: checker found 0, 2 (indexes spoiled by the checker: expected 2), [1-9][0-9]* (broken on purpose: expected >= 1), 0 violations' "$LOG"
 check "the run ended (End of test line within $limit s)" grep -q 'End of test' "$LOG"
 check "End of test: SUCCESS" grep -q 'End of test: SUCCESS' "$LOG"
 check "no invariant violation" grep -q 'final: .* violations=0 ' "$LOG"
