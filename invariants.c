@@ -22,7 +22,8 @@
  *    suppliers come before their children and consumers.
  *
  * The indexes (the tree's (parent, name) index under dmc_tree_mutex, each
- * indexed klist under its lock) hold every member under its current key.
+ * indexed klist under its lock: the ksets' members, the buses' and
+ * classes' lists) hold every member under its current key.
  *
  * With DMC_INV_QUIESCENT the caller promises that nothing changes the
  * model while the check runs; states that are only legal in the middle
@@ -132,6 +133,11 @@ static unsigned int dmc_inv_klist_each(struct dmc_inv *inv, struct dmc_klist *k,
 
 /* ---- the tree ------------------------------------------------------------- */
 
+static void dmc_inv_kset_member(struct dmc_inv *inv, struct dmc_klist_node *n,
+				void *data)
+{
+}
+
 /* Walk the whole tree iteratively (it may be deep) under dmc_tree_mutex. */
 static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 {
@@ -163,6 +169,10 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 				     kobj->name);
 		if (spoil)
 			kobj->sib_node.hash ^= 1;
+		/* A kset's members: the one index whose members are renamed. */
+		if (dmc_kobj_test_flag(kobj, DMC_KOBJ_IS_KSET))
+			dmc_inv_klist_each(inv, &to_dmc_kset(kobj)->members, kobj->name,
+					   NULL, dmc_inv_kset_member);
 		if (dmc_kobject_is_device(kobj))
 			inv->devices++;
 		/* Depth first: children, then the next sibling up the chain. */

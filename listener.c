@@ -17,8 +17,9 @@
  * dmc_tree_mutex (kobject_tree.c) for the tree and link callbacks, and
  * dmc_event_mutex, defined here, for the uevent callbacks; event.c
  * numbers its events under dmc_event_mutex, so listeners see SEQNUM
- * order. The kobj_gone callbacks run under neither: they read the list
- * under dmc_listener_srcu, and unregistration waits for its readers.
+ * order. The kobj_gone callbacks run under neither: the listeners that
+ * have one are on a second list, read under dmc_listener_srcu, and their
+ * unregistration waits for its readers.
  */
 
 #include <linux/list.h>
@@ -45,10 +46,13 @@ static unsigned int dmc_uevent_listeners;
 /* Listeners told of objects entering the tree; both mutexes. */
 static unsigned int dmc_tree_listeners;
 
-/* Listeners with a kobj_gone callback; both mutexes. */
+/*
+ * The listeners with a kobj_gone callback, and their number; changed under
+ * both mutexes, read under dmc_listener_srcu. Only these are walked
+ * without the mutexes, and only their unregistration waits for that walk.
+ */
+static LIST_HEAD(dmc_gone_list);
 static unsigned int dmc_gone_listeners;
-
-/* The list as the kobj_gone callbacks read it, without either mutex. */
 DEFINE_STATIC_SRCU(dmc_listener_srcu);
 
 /**
@@ -91,11 +95,13 @@ bool dmc_listeners_want_links(void)
 void dmc_listeners_add(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
-	list_add_tail_rcu(&l->node, &dmc_listeners);
+	list_add_tail(&l->node, &dmc_listeners);
 	if (l->uevent)
 		dmc_uevent_listeners++;
-	if (l->kobj_gone)
+	if (l->kobj_gone) {
+		list_add_tail_rcu(&l->gone_node, &dmc_gone_list);
 		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners + 1);
+	}
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners + 1);
 	if (dmc_listener_wants_links(l)) {
@@ -107,11 +113,13 @@ void dmc_listeners_add(struct dmc_listener *l)
 void dmc_listeners_del(struct dmc_listener *l)
 {
 	lockdep_assert_held(&dmc_event_mutex);
-	list_del_rcu(&l->node);
+	list_del(&l->node);
 	if (l->uevent)
 		dmc_uevent_listeners--;
-	if (l->kobj_gone)
+	if (l->kobj_gone) {
+		list_del_rcu(&l->gone_node);
 		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners - 1);
+	}
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners - 1);
 	if (dmc_listener_wants_links(l))
@@ -151,14 +159,13 @@ void dmc_listeners_kobj_gone(struct dmc_kobject *kobj)
 	struct dmc_listener *l;
 	int idx;
 
+	might_sleep();
 	if (!READ_ONCE(dmc_gone_listeners))
 		return;
-	might_sleep();
 	idx = srcu_read_lock(&dmc_listener_srcu);
-	list_for_each_entry_srcu(l, &dmc_listeners, node,
+	list_for_each_entry_srcu(l, &dmc_gone_list, gone_node,
 				 srcu_read_lock_held(&dmc_listener_srcu))
-		if (l->kobj_gone)
-			l->kobj_gone(l, kobj);
+		l->kobj_gone(l, kobj);
 	srcu_read_unlock(&dmc_listener_srcu, idx);
 }
 

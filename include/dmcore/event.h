@@ -103,7 +103,8 @@ struct dmc_event_stats {
  * @kobj_removed: @kobj left the tree (its children already have)
  * @kobj_gone: after @kobj_removed, with the tree's locks released, in
  *	the task that deleted @kobj (or released it without deleting it)
- *	and before that task drops its reference: @kobj is valid. May sleep
+ *	and before that task drops its reference: @kobj is valid, but its
+ *	count may be zero (a release), so take no reference on it. May sleep
  *	and take the tree's locks: a view waits here for its own callbacks
  *	still running on @kobj (as kernfs drains a removed node's active
  *	references), which it could not do under the tree lock that such a
@@ -123,7 +124,11 @@ struct dmc_event_stats {
  * be told twice (replayed, then announced), never removed before it was
  * told. @kobj_gone runs without those locks, so it may see the tree
  * changed again; it may be called for an object deleted while the
- * listener registered (then never told of it). @uevent
+ * listener registered (then never told of it). It runs in an SRCU read
+ * section of the core's: it must not unregister a listener that has a
+ * @kobj_gone (that waits for the section); and as the last put of an
+ * object may come from code holding locks of its own, a view that waits
+ * here must not wait for anything that needs such a lock. @uevent
  * runs with the event lock held and must not send events. Any callback may
  * be NULL. When dmc_listener_unregister() returns, none is running.
  */
@@ -143,6 +148,7 @@ struct dmc_listener {
 
 	/* private to the core */
 	struct list_head node;
+	struct list_head gone_node;	/* listeners with @kobj_gone */
 };
 
 const char *dmc_kobject_action_name(enum dmc_kobject_action action);
