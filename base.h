@@ -100,7 +100,8 @@
  *                               the live kobjects (leak report), the
  *                               releases waiting for release_delay_ms.
  *   dmc_driver_p_lock (spinlock, driver.c) a leaf: drv->p's clearing
- *                               against dmc_driver_private_get(); a
+ *                               against dmc_driver_private_get() and
+ *                               dmc_device_driver_private_get(); a
  *                               bus's list of drivers for walks
  *                               (priv->drivers) and its match index
  *                               (priv->match_index, ->match_any), whose
@@ -467,6 +468,10 @@ struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c);
  *	unregistration waits for them after clearing @driver
  * @removed: completed once the unregistration is done, for the callers
  *	of an overlapping unregistration to wait on
+ * @unbinding: unbinds of its devices that took their device off
+ *	@klist_devices and are not done yet (dmc_device_release_driver());
+ *	the unregistration's walk over @klist_devices no longer sees such a
+ *	device, so it waits for the count to drain after the walk
  */
 struct dmc_driver_private {
 	struct dmc_kobject kobj;
@@ -481,6 +486,7 @@ struct dmc_driver_private {
 	struct dmc_subsys_private *bus;
 	atomic_t active;
 	struct completion removed;
+	atomic_t unbinding;
 };
 
 /*
@@ -633,6 +639,7 @@ void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
 
 /* driver.c: registration, the driver's directory and files */
 void dmc_driver_remove(struct dmc_driver_private *dp);
+struct dmc_driver_private *dmc_device_driver_private_get(const struct dmc_device *dev);
 
 /* dd.c: binding, asynchronous probing, the deferred worker */
 void dmc_bus_probe_device(struct dmc_device *dev);

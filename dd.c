@@ -652,27 +652,41 @@ static void dmc_device_links_unbind_consumers(struct dmc_device *dev)
 	}
 }
 
-/* Caller holds the device lock and has unbound the consumers. */
+/*
+ * Caller holds the device lock and has unbound the consumers.
+ *
+ * While @dev is on its driver's list, the driver's unregistration has not
+ * passed its walk over that list (it would wait for the device lock held
+ * here), so the driver and its private part are there. Taking @dev off
+ * the list lets that walk miss it: from then on until the unbind is done,
+ * @dp->unbinding keeps the unregistration waiting (raised before, so a
+ * walk that misses @dev sees it), and @dev->driver is cleared before it
+ * drops, so no one finds the driver through @dev after the owner freed it.
+ */
 static void __dmc_device_release_driver(struct dmc_device *dev)
 {
 	struct dmc_driver *drv = dev->driver;
+	struct dmc_driver_private *dp;
 
 	if (!drv)
 		return;
+	dp = drv->p;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
 	if (dev->bus->remove)
 		dev->bus->remove(dev);
 	else if (drv->remove)
 		drv->remove(dev);
+	atomic_inc(&dp->unbinding);
 	/* Off the list first: dmc_device_replay_links() follows it. */
-	if (drv->p) {
-		dmc_klist_del(&drv->p->klist_devices, &dev->p->knode_driver);
-		dmc_sysfs_unlink(&drv->p->kobj, dev->kobj.name);
-	}
+	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);
+	dmc_sysfs_unlink(&dp->kobj, dev->kobj.name);
 	dmc_sysfs_unlink(&dev->kobj, "driver");
-	dev->driver = NULL;
+	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBOUND_DRIVER);
+	/* Full barrier: the above before the count, for dmc_driver_remove(). */
+	if (atomic_dec_and_test(&dp->unbinding))
+		wake_up_var(&dp->unbinding);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_UNBIND);
 }
 

@@ -189,7 +189,6 @@ void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
 	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
 	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
 	struct dmc_driver_private *dp;
-	struct dmc_driver *drv;
 	bool on_bus, in_class;
 
 	lockdep_assert_held(&dmc_tree_mutex);
@@ -205,13 +204,18 @@ void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
 	}
 	if (in_class)
 		l->link_added(l, &cp->subsys.kobj, dev->kobj.name, &dev->kobj);
-	drv = READ_ONCE(dev->driver);
-	dp = drv ? READ_ONCE(drv->p) : NULL;
+	/*
+	 * Not the last reference: the driver's directory leaves the tree
+	 * (under the mutex held here) before its registration's is dropped.
+	 */
+	dp = dmc_device_driver_private_get(dev);
 	if (dp && dmc_klist_node_attached(&dev->p->knode_driver) &&
 	    dmc_kobject_in_tree(&dp->kobj)) {
 		l->link_added(l, &dev->kobj, "driver", &dp->kobj);
 		l->link_added(l, &dp->kobj, dev->kobj.name, &dev->kobj);
 	}
+	if (dp)
+		dmc_kobject_put(&dp->kobj);
 }
 
 static void dmc_device_ktype_replay_links(struct dmc_kobject *kobj,
@@ -264,13 +268,21 @@ static int dmc_dev_uevent(const struct dmc_kobject *kobj,
 			  struct dmc_uevent_env *env)
 {
 	const struct dmc_device *dev = container_of(kobj, struct dmc_device, kobj);
-	struct dmc_driver *drv = READ_ONCE(dev->driver);
+	struct dmc_driver_private *dp;
 	int err = 0;
 
 	if (dev->type && dev->type->name)
 		err = dmc_add_uevent_var(env, "DEVTYPE=%s", dev->type->name);
-	if (!err && drv)
-		err = dmc_add_uevent_var(env, "DRIVER=%s", drv->name);
+	/*
+	 * Sent with or without the device lock, so the driver may be
+	 * unbound, unregistered and freed under us: its name is taken from
+	 * its private part, referenced.
+	 */
+	dp = err ? NULL : dmc_device_driver_private_get(dev);
+	if (dp) {
+		err = dmc_add_uevent_var(env, "DRIVER=%s", dp->kobj.name);
+		dmc_kobject_put(&dp->kobj);
+	}
 	if (!err && dev->bus && dev->bus->uevent)
 		err = dev->bus->uevent(dev, env);
 	if (!err && dev->class && dev->class->dev_uevent)

@@ -303,7 +303,11 @@ static void dmc_inv_drv_dev(struct dmc_inv *inv, struct dmc_klist_node *n,
 	struct dmc_driver_private *dp = data;
 	struct dmc_driver *drv = READ_ONCE(p->device->driver);
 
-	/* Listed only while bound: dev->driver is set first, cleared last. */
+	/*
+	 * Listed only while bound: dev->driver is set first, cleared last.
+	 * The list's lock, held, keeps the device on it, so its driver is
+	 * not yet past its unregistration's walk: @drv is not freed under us.
+	 */
 	if (!drv || READ_ONCE(drv->p) != dp)
 		dmc_inv_fail(inv, "'%s' is on driver '%s''s list, bound to %s",
 			     p->device->kobj.name, dp->kobj.name,

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmcore-binding-race: the lifetime of drivers and buses against binding,
- * each case a forced interleaving.
+ * each case a forced interleaving but the last, a free-running race.
  *
  * A kthread is parked inside a callback (the bus's match, a probe, a
- * remove, an attribute's store, the bus notifier's "add device") on a
- * completion while another thread unregisters the driver or bus, adds a
- * device or registers a driver; then the callback is let go. The cases
- * check what the contracts promise: an unregistration does not return
- * while a use of its object is under way (so its owner may free it),
- * overlapping unregistrations of one driver run once, a device is never
- * probed before its "add", and a trigger while match decides to defer is
- * not lost.
+ * remove, an attribute's store, the bus notifier's "add device" and
+ * "unbound driver") on a completion while another thread unregisters the
+ * driver or bus, adds a device or registers a driver; then the callback
+ * is let go. The cases check what the contracts promise: an
+ * unregistration does not return while a use of its object is under way
+ * (an unbind of one of its devices included), so its owner may free it;
+ * overlapping unregistrations of one driver run once; a device is never
+ * probed before its "add"; a trigger while match decides to defer is not
+ * lost; an event never names a freed driver.
  *
  * The world is the suite's own: buses, drivers and devices allocated with
  * kzalloc() and freed by the test (devices by their release), so that a
@@ -86,6 +87,7 @@ struct br_world {
 	struct br_hook remove_hook;	/* in a remove, keyed by device */
 	struct br_hook store_hook;	/* in a "hold" store, keyed by driver or bus */
 	struct br_hook add_hook;	/* in the notifier's ADD_DEVICE, by device */
+	struct br_hook unbound_hook;	/* in its UNBOUND_DRIVER, by device */
 	atomic_t in_add;		/* a device's add is in the notifier */
 	atomic_t probed_during_add;	/* probes that ran then */
 	struct dmc_driver *refuse_drv;	/* its probe refuses (-ENODEV) */
@@ -300,6 +302,7 @@ enum br_op {
 	BR_DRV_UNREGISTER,	/* dmc_driver_unregister(drv) */
 	BR_BUS_UNREGISTER,	/* dmc_bus_unregister(bus) */
 	BR_STORE,		/* dmc_kobject_attr_store(kobj, attr, buf) */
+	BR_DEV_RELEASE,		/* dmc_device_release_driver(dev) */
 };
 
 struct br_job {
@@ -337,6 +340,9 @@ static int br_job_fn(void *data)
 		j->ret = dmc_kobject_attr_store(j->kobj, j->attr, j->buf,
 						strlen(j->buf));
 		dmc_kobject_put(j->kobj);
+		break;
+	case BR_DEV_RELEASE:
+		dmc_device_release_driver(j->dev);
 		break;
 	}
 	complete_all(&j->done);	/* stays done for every later wait */
@@ -730,12 +736,167 @@ static void br_bus_and_driver_unregister_overlap_with_probe_pending(struct kunit
 	br_bus_free(bus2);
 }
 
+/* ---- defect: an unbind still under way when its driver's unregistration returned -- */
+
+static int br_notify(struct notifier_block *nb, unsigned long action, void *data);
+
+/*
+ * X is being unbound from D by a thread of its own (the "unbind" file,
+ * dmc_device_release_driver()) and is past leaving D's list of devices,
+ * in the bus notifier's "unbound driver", when D is unregistered: the
+ * unregistration's walk over D's devices no longer sees X, yet it must
+ * not return, and D's owner free D, before that unbind is done (it
+ * touches D's private part, and X pointed at D until just before; an
+ * event on X read D's name through that pointer). (A bus's
+ * unregistration deletes X, which waits for X's lock anyway.)
+ */
+static void br_unregister_waits_for_unbind_in_flight(struct kunit *test)
+{
+	struct br_world *w = br_w;
+	struct notifier_block nb = { .notifier_call = br_notify };
+	struct dmc_driver *d = br_drv_new(test, w->bus, "d");
+	struct dmc_device *x = br_dev_new(test, w->bus, "x");
+	struct br_job *rel, *unreg;
+	char vars[256];
+
+	KUNIT_ASSERT_TRUE(test, d && x);
+	KUNIT_ASSERT_PTR_EQ(test, br_driver_of(x), d);
+	KUNIT_ASSERT_EQ(test, dmc_bus_register_notifier(w->bus, &nb), 0);
+	br_hook_arm(&w->unbound_hook, x);
+	rel = br_job_start(test, BR_DEV_RELEASE, &(struct br_job){ .dev = x });
+	KUNIT_ASSERT_TRUE(test, br_hook_reached(&w->unbound_hook));
+	KUNIT_EXPECT_EQ(test, dmc_driver_device_count(d), 0U);
+	/* No driver through X, whose unbind is half done. */
+	KUNIT_EXPECT_GE(test, dmc_kobject_uevent_vars(&x->kobj, vars, sizeof(vars)), 0);
+	KUNIT_EXPECT_NULL(test, strstr(vars, "DRIVER="));
+
+	unreg = br_job_start(test, BR_DRV_UNREGISTER, &(struct br_job){ .drv = d });
+	KUNIT_EXPECT_FALSE_MSG(test, br_job_done_within(unreg, BR_QUIET_MS),
+			       "driver_unregister returned while a device's unbind from it was under way");
+	KUNIT_EXPECT_TRUE(test, br_job_blocked(unreg));
+	br_hook_release(&w->unbound_hook);
+	br_job_finish(test, rel);
+	br_job_finish(test, unreg);
+
+	KUNIT_EXPECT_NULL(test, br_driver_of(x));
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->removes), 1);
+	KUNIT_EXPECT_FALSE(test, dmc_driver_is_registered(d));
+	dmc_bus_unregister_notifier(w->bus, &nb);
+	memset(d, 0x6b, sizeof(*d));	/* the owner frees it now */
+	kfree(container_of(d, struct br_drv, drv));
+	dmc_device_unregister(x);
+}
+
+/*
+ * The same three-way race run freely, as the torture met it: one thread
+ * registers a driver (which binds X), unregisters it and frees it
+ * (poisoned), over and over; one unbinds X and binds it again; one reads
+ * X's event variables, whose DRIVER= names X's driver without the device
+ * lock. A driver read from X after its owner freed it shows as a KASAN
+ * report or as a DRIVER= that is not one of the suite's names.
+ */
+#define BR_RACE_ROUNDS	150
+
+struct br_race {
+	struct br_world *w;
+	struct dmc_device *x;
+	bool stop;
+	atomic_t bad, seen, rounds;
+	char bad_var[64];
+	struct completion done[2];
+};
+
+static int br_race_unbinder(void *data)
+{
+	struct br_race *r = data;
+
+	while (!READ_ONCE(r->stop)) {
+		dmc_device_release_driver(r->x);
+		dmc_device_attach(r->x);
+		cond_resched();
+	}
+	complete(&r->done[0]);
+	return 0;
+}
+
+static int br_race_reader(void *data)
+{
+	struct br_race *r = data;
+	char prefix[16], vars[256], *v;
+
+	snprintf(prefix, sizeof(prefix), "DRIVER=br%u-", r->w->gen);
+	while (!READ_ONCE(r->stop)) {
+		cond_resched();
+		if (dmc_kobject_uevent_vars(&r->x->kobj, vars, sizeof(vars)) < 0)
+			continue;
+		v = strstr(vars, "DRIVER=");
+		if (!v)
+			continue;
+		atomic_inc(&r->seen);
+		if (strncmp(v, prefix, strlen(prefix)) &&
+		    atomic_inc_return(&r->bad) == 1)
+			strscpy(r->bad_var, v, sizeof(r->bad_var));
+	}
+	complete(&r->done[1]);
+	return 0;
+}
+
+static void br_driver_event_races_unbind_and_unregister(struct kunit *test)
+{
+	struct br_world *w = br_w;
+	struct task_struct *t[2];
+	struct dmc_driver *d;
+	struct br_race *r;
+	int i;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->w = w;
+	r->x = br_dev_new(test, w->bus, "x");
+	KUNIT_ASSERT_NOT_NULL(test, r->x);
+	init_completion(&r->done[0]);
+	init_completion(&r->done[1]);
+	t[0] = kthread_run(br_race_unbinder, r, "br-unbinder");
+	t[1] = IS_ERR(t[0]) ? t[0] : kthread_run(br_race_reader, r, "br-reader");
+	if (IS_ERR(t[1])) {
+		WRITE_ONCE(r->stop, true);
+		if (!IS_ERR(t[0]))
+			wait_for_completion(&r->done[0]);
+		dmc_device_unregister(r->x);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t[1]));
+		return;
+	}
+	for (i = 0; i < BR_RACE_ROUNDS; i++) {
+		d = br_drv_alloc(test, w->bus, "d");
+		if (!dmc_driver_register(d))
+			dmc_driver_unregister(d);
+		memset(d, 0x6b, sizeof(*d));
+		kfree(container_of(d, struct br_drv, drv));
+		cond_resched();
+	}
+	WRITE_ONCE(r->stop, true);
+	for (i = 0; i < 2; i++)
+		if (!wait_for_completion_timeout(&r->done[i], BR_TIMEOUT))
+			KUNIT_FAIL(test, "race thread %d hangs", i);
+
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&r->bad), 0,
+			    "an event named a freed driver: '%s'", r->bad_var);
+	KUNIT_EXPECT_GT_MSG(test, atomic_read(&r->seen), 0,
+			    "the reader never saw X bound: the race did not run");
+	KUNIT_EXPECT_NULL(test, br_driver_of(r->x));
+	dmc_device_unregister(r->x);
+}
+
 /* ---- defect: a device probed before its add ------------------------------------ */
 
 static int br_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	struct br_world *w = br_w;
 
+	if (action == DMC_BUS_NOTIFY_UNBOUND_DRIVER) {
+		br_hook_hit(&w->unbound_hook, data);
+		return NOTIFY_DONE;
+	}
 	if (action != DMC_BUS_NOTIFY_ADD_DEVICE || READ_ONCE(w->add_hook.key) != data)
 		return NOTIFY_DONE;
 	atomic_set(&w->in_add, 1);
@@ -879,6 +1040,7 @@ static int br_init(struct kunit *test)
 	br_hook_init(&w->remove_hook);
 	br_hook_init(&w->store_hook);
 	br_hook_init(&w->add_hook);
+	br_hook_init(&w->unbound_hook);
 	br_w = w;
 	w->bus = br_bus_new(test, "bus");
 	return w->bus ? 0 : -ENODEV;
@@ -894,6 +1056,7 @@ static void br_exit(struct kunit *test)
 	br_hook_release(&w->remove_hook);
 	br_hook_release(&w->store_hook);
 	br_hook_release(&w->add_hook);
+	br_hook_release(&w->unbound_hook);
 	dmc_wait_for_device_probe();
 	br_bus_free(w->bus);
 }
@@ -911,6 +1074,8 @@ static struct kunit_case br_test_cases[] = {
 	KUNIT_CASE(br_match_defer_does_not_lose_a_trigger),
 	KUNIT_CASE(br_two_driver_unregisters_overlap),
 	KUNIT_CASE(br_bus_and_driver_unregister_overlap_with_probe_pending),
+	KUNIT_CASE(br_unregister_waits_for_unbind_in_flight),
+	KUNIT_CASE(br_driver_event_races_unbind_and_unregister),
 	{}
 };
 
