@@ -244,6 +244,9 @@ int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		       struct dmc_kobject **old_parent);
 struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
 
+/* kobject_links.c */
+void dmc_kobject_replay_links(struct dmc_kobject *kobj, struct dmc_listener *l);
+
 /* kobject_debug.c */
 int dmc_kobject_release_init(void);
 void dmc_kobject_release_exit(void);
@@ -317,9 +320,11 @@ void dmc_klist_iter_exit(struct dmc_klist_iter *it);
 
 /* kset.c */
 extern const struct dmc_kobj_type dmc_kset_ktype;
+void dmc_kset_release(struct dmc_kobject *kobj);
 struct dmc_kset *__dmc_kset_create_and_add(const char *name,
 					   const struct dmc_kset_uevent_ops *ops,
-					   struct dmc_kobject *parent, bool indexed);
+					   struct dmc_kobject *parent, bool indexed,
+					   const struct dmc_kobj_type *ktype);
 
 /* listener.c */
 void dmc_listeners_kobj_added(struct dmc_kobject *kobj);
@@ -580,7 +585,11 @@ int dmc_device_private_init(struct dmc_device *dev);
 void dmc_device_add_links(struct dmc_device *dev);	/* dmc_device_add()'s step */
 void dmc_device_remove_links(struct dmc_device *dev);	/* dmc_device_del()'s step */
 bool dmc_kobject_is_device(const struct dmc_kobject *kobj);
-void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev);
+int dmc_device_list_walk_links(struct dmc_kobject *dir, struct dmc_klist *k,
+			       size_t off, const char *name, void *data,
+			       int (*fn)(struct dmc_kobject *kobj, const char *name,
+					 struct dmc_kobject *target, void *data));
+bool dmc_device_linkable(const struct dmc_device *dev);
 int dmc_walk_group_list(struct dmc_kobject *kobj,
 			const struct dmc_attribute_group **groups, void *data,
 			int (*fn)(struct dmc_kobject *kobj,
@@ -655,6 +664,7 @@ void dmc_probe_exit(void);
 /* deferred.c: who waits for what */
 int dmc_deferred_init(void);
 void dmc_deferred_exit(void);
+struct dmc_klist *dmc_deferred_named_list(void);
 extern atomic_t dmc_deferred_trigger_count;	/* deferred.c */
 
 /*

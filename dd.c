@@ -677,7 +677,7 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	else if (drv->remove)
 		drv->remove(dev);
 	atomic_inc(&dp->unbinding);
-	/* Off the list first: dmc_device_replay_links() follows it. */
+	/* Off the list first: the derived "driver" link follows it (walk_links). */
 	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);
 	dmc_sysfs_unlink(&dp->kobj, dev->kobj.name);
 	dmc_sysfs_unlink(&dev->kobj, "driver");

@@ -45,6 +45,12 @@ static const char *dmc_deferred_name(const struct dmc_klist_node *n)
 	return container_of(n, struct dmc_device_private, knode_waits)->waits_for;
 }
 
+/* The index of devices parked by name, for the invariant checker. */
+struct dmc_klist *dmc_deferred_named_list(void)
+{
+	return &dmc_deferred_named;
+}
+
 /* Is @p parked or queued? Caller holds dmc_deferred_mutex. */
 static bool dmc_deferred_listed(struct dmc_device_private *p)
 {

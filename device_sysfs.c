@@ -144,8 +144,10 @@ static const char * const dmc_device_link_names[] = {
 	"driver", "subsystem", NULL
 };
 
-static void dmc_device_ktype_replay_links(struct dmc_kobject *kobj,
-					  struct dmc_listener *l);
+static int dmc_device_walk_links(struct dmc_kobject *kobj, const char *name,
+				 void *data,
+				 int (*fn)(struct dmc_kobject *kobj, const char *name,
+					   struct dmc_kobject *target, void *data));
 
 const struct dmc_kobj_type dmc_device_ktype = {
 	.name = "device",
@@ -154,7 +156,7 @@ const struct dmc_kobj_type dmc_device_ktype = {
 	.sysfs_ops = &dmc_dev_sysfs_ops,
 	.walk_groups = dmc_device_walk_groups,
 	.link_names = dmc_device_link_names,
-	.replay_links = dmc_device_ktype_replay_links,
+	.walk_links = dmc_device_walk_links,
 };
 
 /*
@@ -176,52 +178,102 @@ void dmc_device_add_links(struct dmc_device *dev)
 		dmc_sysfs_link(&cp->subsys.kobj, dev->kobj.name, &dev->kobj);
 }
 
+/* ---- links, derived from the model (kobject_links.c) ---------------------- */
+
 /*
- * Tell a listener registering now of the links @dev has (dmc_tree_replay(),
- * dmc_tree_mutex held). Each link is told when the state it follows is
- * set and before that state is cleared (its bus or class membership
- * and dead for the views; the bound driver's list for "driver"), so a
- * link told here twice (replayed, then announced) is possible, one never
- * told or told after its removal is not.
+ * Is @dev shown in its own links and in the directories that list
+ * devices? Not once its deletion began (its links are withdrawn then).
  */
-void dmc_device_replay_links(struct dmc_listener *l, struct dmc_device *dev)
+bool dmc_device_linkable(const struct dmc_device *dev)
 {
-	struct dmc_subsys_private *bp = dev->bus ? dev->bus->p : NULL;
-	struct dmc_subsys_private *cp = dev->class ? dev->class->p : NULL;
-	struct dmc_driver_private *dp;
-	bool on_bus, in_class;
+	return dev->p && !READ_ONCE(dev->p->dead);
+}
+
+static struct dmc_device *dmc_device_of_node(struct dmc_klist_node *n, size_t off)
+{
+	return ((struct dmc_device_private *)((char *)n - off))->device;
+}
+
+/*
+ * The walk_links() of a directory that lists devices (a bus's devices/, a
+ * class, a driver): the devices on @k, whose nodes sit at @off in their
+ * struct dmc_device_private, each a link named after the device to the
+ * device; with @name only that one, through @k's index if it has one.
+ * dmc_tree_mutex held: a device listed there and not dead is in the tree.
+ */
+int dmc_device_list_walk_links(struct dmc_kobject *dir, struct dmc_klist *k,
+			       size_t off, const char *name, void *data,
+			       int (*fn)(struct dmc_kobject *kobj, const char *name,
+					 struct dmc_kobject *target, void *data))
+{
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	struct dmc_device *dev;
+	int ret = 0;
 
 	lockdep_assert_held(&dmc_tree_mutex);
-	if (!dev->p || READ_ONCE(dev->p->dead))
-		return;
-	on_bus = bp && dmc_klist_node_attached(&dev->p->knode_bus);
-	in_class = cp && dmc_klist_node_attached(&dev->p->knode_class);
-	if (on_bus) {
-		l->link_added(l, &dev->kobj, "subsystem", &bp->subsys.kobj);
-		l->link_added(l, &bp->devices_kset->kobj, dev->kobj.name, &dev->kobj);
-	} else if (!bp && in_class) {
-		l->link_added(l, &dev->kobj, "subsystem", &cp->subsys.kobj);
+	if (name) {
+		n = dmc_klist_find(k, name);
+		if (!n)
+			return 0;
+		dev = dmc_device_of_node(n, off);
+		if (dmc_device_linkable(dev))
+			ret = fn(dir, dev->kobj.name, &dev->kobj, data);
+		k->put(n);
+		return ret;
 	}
-	if (in_class)
-		l->link_added(l, &cp->subsys.kobj, dev->kobj.name, &dev->kobj);
+	dmc_klist_iter_start(k, &it);
+	while (!ret && (n = dmc_klist_iter_next(&it))) {
+		dev = dmc_device_of_node(n, off);
+		if (dmc_device_linkable(dev))
+			ret = fn(dir, dev->kobj.name, &dev->kobj, data);
+	}
+	dmc_klist_iter_exit(&it);
+	return ret;
+}
+
+/*
+ * A device's own links: "subsystem" to its bus while on it (else to its
+ * class while in it), "driver" to its driver's directory while bound and
+ * on the driver's list. Each follows state set before the link is
+ * announced and cleared after it is withdrawn (bus and class membership,
+ * the driver's list; dead for all of them). Under dmc_tree_mutex, the
+ * bus or class read from @dev, and the driver, stay registered.
+ */
+static int dmc_device_walk_links(struct dmc_kobject *kobj, const char *name,
+				 void *data,
+				 int (*fn)(struct dmc_kobject *kobj, const char *name,
+					   struct dmc_kobject *target, void *data))
+{
+	struct dmc_device *dev = to_dmc_device(kobj);
+	struct dmc_subsys_private *bp = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	struct dmc_subsys_private *cp = dev->class ? READ_ONCE(dev->class->p) : NULL;
+	struct dmc_kobject *subsys = NULL;
+	struct dmc_driver_private *dp;
+	int ret = 0;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!dmc_device_linkable(dev))
+		return 0;
+	if (bp && dmc_klist_node_attached(&dev->p->knode_bus))
+		subsys = &bp->subsys.kobj;
+	else if (!bp && cp && dmc_klist_node_attached(&dev->p->knode_class))
+		subsys = &cp->subsys.kobj;
+	if (subsys && (!name || !strcmp(name, "subsystem")))
+		ret = fn(kobj, "subsystem", subsys, data);
+	if (ret || (name && strcmp(name, "driver")))
+		return ret;
 	/*
 	 * Not the last reference: the driver's directory leaves the tree
 	 * (under the mutex held here) before its registration's is dropped.
 	 */
 	dp = dmc_device_driver_private_get(dev);
 	if (dp && dmc_klist_node_attached(&dev->p->knode_driver) &&
-	    dmc_kobject_in_tree(&dp->kobj)) {
-		l->link_added(l, &dev->kobj, "driver", &dp->kobj);
-		l->link_added(l, &dp->kobj, dev->kobj.name, &dev->kobj);
-	}
+	    dmc_kobject_in_tree(&dp->kobj))
+		ret = fn(kobj, "driver", &dp->kobj, data);
 	if (dp)
 		dmc_kobject_put(&dp->kobj);
-}
-
-static void dmc_device_ktype_replay_links(struct dmc_kobject *kobj,
-					  struct dmc_listener *l)
-{
-	dmc_device_replay_links(l, to_dmc_device(kobj));
+	return ret;
 }
 
 void dmc_device_remove_links(struct dmc_device *dev)
@@ -311,7 +363,7 @@ struct dmc_kobject *dmc_virtual_dir;
 int dmc_devices_kset_init(void)
 {
 	dmc_devices_kset = __dmc_kset_create_and_add("devices", &dmc_device_uevent_ops,
-						     NULL, false);
+						     NULL, false, NULL);
 	if (!dmc_devices_kset)
 		return -ENOMEM;
 	dmc_virtual_dir = dmc_kobject_create_and_add("virtual",

@@ -214,12 +214,49 @@ static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 	return ret;
 }
 
+/*
+ * A driver's links: one per bound device, named after it. By name through
+ * the bus's index of devices (the driver's own list has none), then
+ * checked: still bound to this driver, on its list. Under dmc_tree_mutex.
+ */
+static int dmc_driver_walk_links(struct dmc_kobject *kobj, const char *name,
+				 void *data,
+				 int (*fn)(struct dmc_kobject *kobj, const char *name,
+					   struct dmc_kobject *target, void *data))
+{
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
+	struct dmc_driver_private *bound;
+	struct dmc_klist_node *n;
+	struct dmc_device *dev;
+	int ret = 0;
+
+	if (!name)
+		return dmc_device_list_walk_links(kobj, &dp->klist_devices,
+						  offsetof(struct dmc_device_private,
+							   knode_driver),
+						  NULL, data, fn);
+	n = dmc_klist_find(&dp->bus->klist_devices, name);
+	if (!n)
+		return 0;
+	dev = container_of(n, struct dmc_device_private, knode_bus)->device;
+	bound = dmc_device_driver_private_get(dev);
+	if (bound == dp && dmc_klist_node_attached(&dev->p->knode_driver) &&
+	    dmc_device_linkable(dev))
+		ret = fn(kobj, dev->kobj.name, &dev->kobj, data);
+	if (bound)
+		dmc_kobject_put(&bound->kobj);
+	dp->bus->klist_devices.put(n);
+	return ret;
+}
+
 static const struct dmc_kobj_type dmc_driver_ktype = {
 	.name = "driver",
 	.indexed_elsewhere = true,
 	.release = dmc_driver_private_release,
 	.sysfs_ops = &dmc_drv_sysfs_ops,
 	.walk_groups = dmc_driver_walk_groups,
+	.walk_links = dmc_driver_walk_links,
 };
 
 static bool dmc_drv_dev_get(struct dmc_klist_node *n)

@@ -479,6 +479,30 @@ static void dmc_inv_power_order(struct dmc_inv *inv)
 	mutex_unlock(&dmc_links_mutex);
 }
 
+/* ---- deferred probe ------------------------------------------------------- */
+
+/* A device parked by what it waits for: a name, and the lists' reference. */
+static void dmc_inv_deferred_dev(struct dmc_inv *inv, struct dmc_klist_node *n,
+				 void *data)
+{
+	struct dmc_device_private *p = container_of(n, struct dmc_device_private,
+						    knode_waits);
+
+	if (!p->waits_for)
+		dmc_inv_fail(inv, "'%s' is parked by name but waits for nothing",
+			     p->device->kobj.name);
+	if (!READ_ONCE(p->deferred_held))
+		dmc_inv_fail(inv, "'%s' is parked but the lists hold no reference",
+			     p->device->kobj.name);
+}
+
+/* The index of devices parked by name: each filed under its name. */
+static void dmc_inv_deferred(struct dmc_inv *inv)
+{
+	dmc_inv_klist_each(inv, dmc_deferred_named_list(), "deferred (by name)", NULL,
+			   dmc_inv_deferred_dev);
+}
+
 /**
  * dmc_check_invariants() - check the model's invariants
  * @flags: 0 while the model may change concurrently; DMC_INV_QUIESCENT
@@ -513,6 +537,7 @@ unsigned int dmc_check_invariants(unsigned int flags)
 	dmc_inv_subsystems(&inv, dmc_bus_kset, true);
 	dmc_inv_subsystems(&inv, dmc_class_kset, false);
 	dmc_inv_power_order(&inv);
+	dmc_inv_deferred(&inv);
 	if (inv.violations > DMC_INV_PRINT_MAX)
 		pr_err("dmcore: INVARIANT: %u violations in all (%u printed)\n",
 		       inv.violations, DMC_INV_PRINT_MAX);

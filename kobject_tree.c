@@ -718,8 +718,7 @@ static void dmc_tree_replay(struct dmc_listener *l)
 			l->kobj_added(l, kobj);
 	if (l->link_added)
 		for (kobj = first; kobj; kobj = dmc_tree_next(kobj))
-			if (kobj->ktype && kobj->ktype->replay_links)
-				kobj->ktype->replay_links(kobj, l);
+			dmc_kobject_replay_links(kobj, l);
 }
 
 /**

@@ -18,7 +18,8 @@
 
 #include "base.h"
 
-static void dmc_kset_release(struct dmc_kobject *kobj)
+/* The release of the ksets made by __dmc_kset_create_and_add(). */
+void dmc_kset_release(struct dmc_kobject *kobj)
 {
 	kfree(to_dmc_kset(kobj));
 }
@@ -172,10 +173,13 @@ EXPORT_SYMBOL_GPL(dmc_kset_unregister);
  * without one (dmc_kset_find_obj() then walks them, as Linux's does):
  * the core's devices/ kset, of every device, serves no lookup, and an
  * index there would cost every device add and delete a hash operation.
+ * @ktype: the kset's type, NULL for dmc_kset_ktype; its release must be
+ * dmc_kset_release() (a bus's devices/ set has links: its own type).
  */
 struct dmc_kset *__dmc_kset_create_and_add(const char *name,
 					   const struct dmc_kset_uevent_ops *ops,
-					   struct dmc_kobject *parent, bool indexed)
+					   struct dmc_kobject *parent, bool indexed,
+					   const struct dmc_kobj_type *ktype)
 {
 	struct dmc_kset *kset;
 	int err;
@@ -192,7 +196,7 @@ struct dmc_kset *__dmc_kset_create_and_add(const char *name,
 	}
 	kset->kobj.parent = parent;
 	kset->uevent_ops = ops;
-	err = dmc_kobject_init(&kset->kobj, &dmc_kset_ktype);
+	err = dmc_kobject_init(&kset->kobj, ktype ?: &dmc_kset_ktype);
 	if (err) {
 		dmc_name_free(kset->kobj.name);
 		kfree(kset);
@@ -222,7 +226,7 @@ struct dmc_kset *dmc_kset_create_and_add(const char *name,
 					 const struct dmc_kset_uevent_ops *ops,
 					 struct dmc_kobject *parent)
 {
-	return __dmc_kset_create_and_add(name, ops, parent, true);
+	return __dmc_kset_create_and_add(name, ops, parent, true, NULL);
 }
 EXPORT_SYMBOL_GPL(dmc_kset_create_and_add);
 

@@ -223,6 +223,30 @@ static const struct dmc_kobj_type dmc_bus_ktype = {
 };
 
 /*
+ * bus/<bus>/devices: a link per device on the bus, named after it. The
+ * set's parent is the bus's directory, which it references until its
+ * release; the bus's list of devices outlives the set.
+ */
+static int dmc_bus_devices_walk_links(struct dmc_kobject *kobj, const char *name,
+				      void *data,
+				      int (*fn)(struct dmc_kobject *kobj, const char *name,
+						struct dmc_kobject *target, void *data))
+{
+	struct dmc_subsys_private *priv = to_subsys_private(kobj->parent);
+
+	return dmc_device_list_walk_links(kobj, &priv->klist_devices,
+					  offsetof(struct dmc_device_private, knode_bus),
+					  name, data, fn);
+}
+
+/* The type of a bus's devices/ set: a kset with links. */
+static const struct dmc_kobj_type dmc_bus_devices_ktype = {
+	.name = "kset",
+	.release = dmc_kset_release,
+	.walk_links = dmc_bus_devices_walk_links,
+};
+
+/*
  * Of the objects under bus/, only the buses themselves send events (as
  * Linux's bus_uevent_filter() decides): not their devices/ and drivers/
  * sets. Drivers send theirs through the drivers/ set.
@@ -362,8 +386,9 @@ int dmc_bus_register(struct dmc_bus_type *bus)
 		goto err_put;
 
 	err = -ENOMEM;
-	priv->devices_kset = dmc_kset_create_and_add("devices", NULL,
-						     &priv->subsys.kobj);
+	priv->devices_kset = __dmc_kset_create_and_add("devices", NULL,
+						       &priv->subsys.kobj, true,
+						       &dmc_bus_devices_ktype);
 	if (!priv->devices_kset)
 		goto err_unregister;
 	priv->drivers_kset = dmc_kset_create_and_add("drivers", NULL,
@@ -472,10 +497,22 @@ static void dmc_class_release(struct dmc_kobject *kobj)
 	dmc_subsys_release(kobj);
 }
 
+/* A class's links: one per member device, named after it. */
+static int dmc_class_walk_links(struct dmc_kobject *kobj, const char *name,
+				void *data,
+				int (*fn)(struct dmc_kobject *kobj, const char *name,
+					  struct dmc_kobject *target, void *data))
+{
+	return dmc_device_list_walk_links(kobj, &to_subsys_private(kobj)->klist_devices,
+					  offsetof(struct dmc_device_private, knode_class),
+					  name, data, fn);
+}
+
 static const struct dmc_kobj_type dmc_class_ktype = {
 	.name = "class",
 	.indexed_elsewhere = true,
 	.release = dmc_class_release,
+	.walk_links = dmc_class_walk_links,
 };
 
 static bool dmc_class_dev_get(struct dmc_klist_node *n)

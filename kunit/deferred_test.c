@@ -343,6 +343,8 @@ static void deferred_many_waiters_on_one_name_all_bind(struct kunit *test)
 	b = dmm_dev_new(test, "b", w.b, NULL, NULL);
 	for (i = 0; i < ARRAY_SIZE(ws); i++)
 		ws[i] = df_waiter(test, &w, dmm_str(test, "w%u", i), b);
+	/* Five parked under one name: the index holds each where it belongs. */
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
 	dmm_dev_want(b, w.d);
 	KUNIT_EXPECT_EQ(test, dmc_device_attach(b->dev), 1);
 	dmc_wait_for_device_probe();

@@ -1015,6 +1015,7 @@ struct ev_gone {
 	bool block;			/* sleep in kobj_gone until @release */
 	bool removed_first;
 	bool found_after;		/* @watch still found under its parent */
+	unsigned int refs_at_gone;	/* @watch's count when told it is gone */
 	atomic_t gone;
 	struct completion entered;
 	struct completion release;
@@ -1036,6 +1037,7 @@ static void ev_gone_gone(struct dmc_listener *l, struct dmc_kobject *kobj)
 	if (kobj != g->watch)
 		return;
 	g->removed_first = READ_ONCE(g->removed) == kobj;
+	g->refs_at_gone = kref_read(&kobj->kref);
 	found = dmc_kobject_find_child(kobj->parent, kobj->name);
 	g->found_after = !!found;
 	dmc_kobject_put(found);
@@ -1072,6 +1074,34 @@ static void event_listener_gone_follows_removed_without_tree_lock(struct kunit *
 	KUNIT_EXPECT_FALSE(test, g->found_after);
 }
 
+/*
+ * kobj_gone on the release path: the last put of an object still in the
+ * tree deletes it (Linux's kobject_cleanup() does the same), and the
+ * listener is told it is gone there too, after kobj_removed, with its
+ * count at zero (so it must take no reference), before the release runs;
+ * with release_delay_ms, in the worker that releases it.
+ */
+static void event_listener_gone_on_last_put_without_del(struct kunit *test)
+{
+	struct dmct_obj *p = dmct_obj_add(test, NULL, NULL, "ev-gone-put");
+	struct dmct_obj *c = dmct_obj_add(test, &p->kobj, NULL, "c");
+	struct dmct_rec *rec = c->rec;
+	struct ev_gone *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ev_gone_init(g, &c->kobj, false);
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&g->l), 0);
+	KUNIT_ASSERT_EQ(test, rec->released, 0U);
+	dmc_kobject_put(&c->kobj);	/* the last: the add took none of its own */
+	dmc_kobject_flush_releases();
+	dmc_listener_unregister(&g->l);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->gone), 1);
+	KUNIT_EXPECT_TRUE(test, g->removed_first);
+	KUNIT_EXPECT_EQ(test, g->refs_at_gone, 0U);
+	KUNIT_EXPECT_FALSE(test, g->found_after);
+	KUNIT_EXPECT_EQ(test, rec->released, 1U);
+}
+
 struct ev_gone_job {
 	void (*fn)(struct ev_gone_job *j);
 	struct ev_gone *g;
@@ -1102,11 +1132,37 @@ static struct task_struct *ev_gone_start(struct ev_gone_job *j,
 					 void (*fn)(struct ev_gone_job *j),
 					 struct ev_gone *g, struct dmc_kobject *kobj)
 {
+	struct task_struct *t;
+
 	j->fn = fn;
 	j->g = g;
 	j->kobj = kobj;
 	init_completion(&j->done);
-	return kthread_run(ev_gone_job_fn, j, "ev-gone");
+	t = kthread_create(ev_gone_job_fn, j, "ev-gone");
+	if (!IS_ERR(t)) {
+		get_task_struct(t);	/* its state is read after it may have exited */
+		wake_up_process(t);
+	}
+	return t;
+}
+
+/*
+ * Has @t gone to sleep uninterruptibly (a wait for a completion, an SRCU
+ * grace period, a lock) and stayed asleep for three looks 20 ms apart?
+ * Gives up after 10 s.
+ */
+static bool ev_task_blocked(struct task_struct *t)
+{
+	int seen = 0, i;
+
+	for (i = 0; i < 500 && seen < 3; i++) {
+		if (READ_ONCE(t->__state) == TASK_UNINTERRUPTIBLE)
+			seen++;
+		else
+			seen = 0;
+		msleep(20);
+	}
+	return seen >= 3;
 }
 
 static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit *test)
@@ -1114,9 +1170,9 @@ static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit 
 	struct dmct_obj *p = dmct_obj_add(test, NULL, NULL, "ev-gone-sleep");
 	struct dmct_obj *c = dmct_obj_add(test, &p->kobj, NULL, "c");
 	struct dmct_obj *e = dmct_obj_add(test, &p->kobj, NULL, "e");
-	bool entered, del_early, unreg_early, e_gone, done;
+	bool entered, del_early, unreg_blocked, unreg_early, e_gone, done;
 	struct ev_gone_job *del, *unreg;
-	struct task_struct *t;
+	struct task_struct *t, *tu;
 	struct ev_gone *g;
 
 	/*
@@ -1142,6 +1198,7 @@ static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit 
 		KUNIT_FAIL(test, "kthread: %ld", PTR_ERR(t));
 		return;
 	}
+	put_task_struct(t);
 	entered = wait_for_completion_timeout(&g->entered, 10 * HZ);
 	del_early = completion_done(&del->done);
 
@@ -1150,18 +1207,20 @@ static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit 
 	e_gone = !dmc_kobject_in_tree(&e->kobj);
 
 	/* Unregistration waits for the callback in flight. */
-	t = ev_gone_start(unreg, ev_gone_job_unregister, g, NULL);
-	if (IS_ERR(t)) {
+	tu = ev_gone_start(unreg, ev_gone_job_unregister, g, NULL);
+	if (IS_ERR(tu)) {
 		complete(&g->release);
 		if (wait_for_completion_timeout(&del->done, 10 * HZ)) {
 			dmc_listener_unregister(&g->l);
 			kfree(g);
 		}
-		KUNIT_FAIL(test, "kthread: %ld", PTR_ERR(t));
+		KUNIT_FAIL(test, "kthread: %ld", PTR_ERR(tu));
 		return;
 	}
-	msleep(50);
+	/* Asleep in its wait, and not done, while the callback still runs. */
+	unreg_blocked = ev_task_blocked(tu);
 	unreg_early = completion_done(&unreg->done);
+	put_task_struct(tu);
 	complete(&g->release);
 	done = wait_for_completion_timeout(&del->done, 10 * HZ) &&
 	       wait_for_completion_timeout(&unreg->done, 10 * HZ);
@@ -1173,6 +1232,7 @@ static void event_listener_gone_sleeping_holds_up_only_its_deleter(struct kunit 
 	KUNIT_EXPECT_TRUE(test, entered);
 	KUNIT_EXPECT_TRUE(test, e_gone);
 	KUNIT_EXPECT_FALSE(test, del_early);
+	KUNIT_EXPECT_TRUE(test, unreg_blocked);
 	KUNIT_EXPECT_FALSE(test, unreg_early);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->gone), 1);
 	KUNIT_EXPECT_TRUE(test, g->removed_first);
@@ -1221,6 +1281,7 @@ static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_listener_unregister_stops_callbacks),
 	KUNIT_CASE(event_listener_gone_follows_removed_without_tree_lock),
 	KUNIT_CASE(event_listener_gone_sleeping_holds_up_only_its_deleter),
+	KUNIT_CASE(event_listener_gone_on_last_put_without_del),
 	{}
 };
 

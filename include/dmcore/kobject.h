@@ -82,9 +82,14 @@ struct dmc_listener;
  * @link_names: NULL-terminated names of the links an object of the type
  *	may have (a device's "driver" and "subsystem"), reserved below it:
  *	no child or attribute may take them. NULL: none.
- * @replay_links: for a listener registering late: call @l->link_added for
- *	every link @kobj has now (dmc_tree_mutex held). NULL: it has none.
- *	The kobject core knows links only through these two, never by type.
+ * @walk_links: the links in @kobj's directory, derived from the model as
+ *	it is now (a device's "driver" and "subsystem"; a driver's bound
+ *	devices; a bus's devices/ set; a class's members): call @fn for each
+ *	(with @name non-NULL, only for the link of that name, found through
+ *	an index where the model has one), stopping at a nonzero return.
+ *	Called with dmc_tree_mutex held (dmc_kobject_walk_links()). NULL:
+ *	the type has no links. The kobject core knows links only through
+ *	@link_names and this, never by type.
  */
 struct dmc_kobj_type {
 	const char *name;
@@ -97,7 +102,9 @@ struct dmc_kobj_type {
 				     const struct dmc_attribute_group *grp,
 				     void *data));
 	const char * const *link_names;
-	void (*replay_links)(struct dmc_kobject *kobj, struct dmc_listener *l);
+	int (*walk_links)(struct dmc_kobject *kobj, const char *name, void *data,
+			  int (*fn)(struct dmc_kobject *kobj, const char *name,
+				    struct dmc_kobject *target, void *data));
 };
 
 /* Bits of dmc_kobject.flags; changed atomically (dmc_kobj_set_flag()...). */
@@ -234,6 +241,11 @@ int dmc_kobject_walk_groups(struct dmc_kobject *kobj, void *data,
 			    int (*fn)(struct dmc_kobject *kobj,
 				      const struct dmc_attribute_group *grp,
 				      void *data));
+int dmc_kobject_walk_links(struct dmc_kobject *kobj, void *data,
+			   int (*fn)(struct dmc_kobject *kobj, const char *name,
+				     struct dmc_kobject *target, void *data));
+struct dmc_kobject *dmc_kobject_find_link(struct dmc_kobject *kobj,
+					  const char *name);
 ssize_t dmc_kobject_attr_show(struct dmc_kobject *kobj,
 			      struct dmc_attribute *attr, char *buf);
 ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
