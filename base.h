@@ -99,7 +99,7 @@
  *   dmc_live_lock, dmc_release_lock (spinlocks, kobject_debug.c) leaves:
  *                               the live kobjects (leak report), the
  *                               releases waiting for release_delay_ms.
- *   dmc_driver_p_lock (spinlock, driver.c) a leaf: drv->p's clearing
+ *   dmc_driver_p_lock (spinlock, bus.c) a leaf: drv->p's clearing
  *                               against dmc_driver_private_get() and
  *                               dmc_device_driver_private_get(); a
  *                               bus's list of drivers for walks
@@ -243,9 +243,6 @@ int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name);
 int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		       struct dmc_kobject **old_parent);
 struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
-
-/* kobject_links.c */
-void dmc_kobject_replay_links(struct dmc_kobject *kobj, struct dmc_listener *l);
 
 /* kobject_debug.c */
 int dmc_kobject_release_init(void);
@@ -599,7 +596,9 @@ int dmc_walk_group_list(struct dmc_kobject *kobj,
 int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
 void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
 
-/* bus.c: what is on a bus */
+/* bus.c: what is on a bus; a device's driver read without its lock */
+extern spinlock_t dmc_driver_p_lock;
+struct dmc_driver_private *dmc_device_driver_private_get(const struct dmc_device *dev);
 int dmc_bus_add_device(struct dmc_device *dev);
 void dmc_bus_remove_device(struct dmc_device *dev);
 void dmc_bus_notify(struct dmc_device *dev, enum dmc_bus_notify action);
@@ -648,7 +647,6 @@ void dmc_class_glue_dir_put(struct dmc_class *cls, struct dmc_kobject *glue,
 
 /* driver.c: registration, the driver's directory and files */
 void dmc_driver_remove(struct dmc_driver_private *dp);
-struct dmc_driver_private *dmc_device_driver_private_get(const struct dmc_device *dev);
 
 /* dd.c: binding, asynchronous probing, the deferred worker */
 void dmc_bus_probe_device(struct dmc_device *dev);

@@ -291,6 +291,52 @@ EXPORT_SYMBOL_GPL(dmc_bus_get_autoprobe);
 
 /* ---- a driver: its devices, and its uses by the core ------------------------ */
 
+/*
+ * Guards drv->p against dmc_driver_private_get() (driver.c) and
+ * dmc_device_driver_private_get(); also a bus's list of drivers for
+ * walks and its match index (see base.h).
+ */
+DEFINE_SPINLOCK(dmc_driver_p_lock);
+
+/**
+ * dmc_device_driver_private_get() - the driver bound to a device, without its lock
+ * @dev: a device the caller holds a reference on
+ *
+ * For the readers of @dev->driver that cannot take the device lock (an
+ * event's DRIVER variable: events are sent under the device lock; a
+ * listener's replay of the links, under the tree mutex). A driver's
+ * unregistration clears @drv->p under dmc_driver_p_lock only after every
+ * device it served is unbound, @dev->driver cleared (dmc_driver_remove()
+ * waits for the unbinds in flight), so a driver read from @dev->driver
+ * under that lock is still registered until the lock is dropped, and its
+ * private part, referenced here, outlives it. The driver itself does not:
+ * its owner may free it as soon as its unregistration returns, so the
+ * caller uses the private part (its kobject's name is the driver's
+ * name), never @dev->driver.
+ *
+ * Context: any; takes a spinlock only when @dev is bound.
+ * Return: the private part of @dev's driver with a reference on its
+ * kobject (drop it with dmc_kobject_put()), or NULL when @dev is unbound.
+ * A device being bound or unbound meanwhile gives either answer.
+ */
+struct dmc_driver_private *dmc_device_driver_private_get(const struct dmc_device *dev)
+{
+	struct dmc_driver_private *dp = NULL;
+	struct dmc_driver *drv;
+
+	if (!READ_ONCE(dev->driver))
+		return NULL;
+	spin_lock(&dmc_driver_p_lock);
+	drv = READ_ONCE(dev->driver);
+	if (drv) {
+		dp = drv->p;
+		if (!WARN_ON_ONCE(!dp))
+			dmc_kobject_get(&dp->kobj);
+	}
+	spin_unlock(&dmc_driver_p_lock);
+	return dp;
+}
+
 /**
  * dmc_driver_walk_devices() - call @fn for each device bound to @drv
  * @drv: the driver

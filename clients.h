@@ -20,6 +20,10 @@ void dmc_bridge_settle(void);
 bool dmc_bridge_is_shadow(const struct dmc_device *dev);
 bool dmc_bridge_owns_name(const char *name);
 
+/* dmcfs.c: the filesystem "dmcore", a listener like any other */
+int dmc_fs_init(void);
+void dmc_fs_exit(void);
+
 /* sysfs_export.c: the debugfs mirror, a listener like any other */
 int dmc_export_init(void);
 void dmc_export_exit(void);

@@ -147,7 +147,7 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 /* The probe failed: @dev has no driver again. */
 static void dmc_probe_failed(struct dmc_device *dev)
 {
-	dev->driver = NULL;
+	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DRIVER_NOT_BOUND);
 }
@@ -176,7 +176,7 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 		goto defer;
 	}
 
-	dev->driver = drv;
+	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	ret = dmc_call_probe(dev, drv);
 	if (!ret) {
@@ -671,6 +671,8 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	if (!drv)
 		return;
 	dp = drv->p;
+	if (WARN_ON_ONCE(!dp))	/* bound to a driver past its unregistration */
+		return;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
 	if (dev->bus->remove)
 		dev->bus->remove(dev);
@@ -683,10 +685,14 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dmc_sysfs_unlink(&dev->kobj, "driver");
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
-	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBOUND_DRIVER);
-	/* Full barrier: the above before the count, for dmc_driver_remove(). */
+	/*
+	 * Full barrier: the above before the count, for dmc_driver_remove().
+	 * Nothing below touches the driver, and the notifier runs after, so
+	 * that a notifier callback never holds up an unregistration.
+	 */
 	if (atomic_dec_and_test(&dp->unbinding))
 		wake_up_var(&dp->unbinding);
+	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBOUND_DRIVER);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_UNBIND);
 }
 

@@ -236,7 +236,7 @@ int dmc_device_list_walk_links(struct dmc_kobject *dir, struct dmc_klist *k,
  * A device's own links: "subsystem" to its bus while on it (else to its
  * class while in it), "driver" to its driver's directory while bound and
  * on the driver's list. Each follows state set before the link is
- * announced and cleared after it is withdrawn (bus and class membership,
+ * announced and cleared before it is withdrawn (bus and class membership,
  * the driver's list; dead for all of them). Under dmc_tree_mutex, the
  * bus or class read from @dev, and the driver, stay registered.
  */

@@ -75,14 +75,19 @@ static int __init dmc_clients_start(void)
 	err = dmc_bridge_init();
 	if (err)
 		goto err_control;
-	/* The tree last, when nothing can fail: see dmc_export_init(). */
+	/* The trees last: the filesystem, then the mirror, which cannot fail. */
 	if (export) {
-		err = dmc_export_init();
+		err = dmc_fs_init();
 		if (err)
 			goto err_bridge;
+		err = dmc_export_init();
+		if (err)
+			goto err_fs;
 	}
 	return 0;
 
+err_fs:
+	dmc_fs_exit();
 err_bridge:
 	dmc_bridge_exit();
 err_control:
@@ -93,8 +98,10 @@ err_control:
 static void __exit dmc_clients_stop(void)
 {
 	/* The tree first: see dmc_export_init(). */
-	if (export)
+	if (export) {
 		dmc_export_exit();
+		dmc_fs_exit();
+	}
 	dmc_bridge_exit();
 	dmc_control_exit();
 }

@@ -126,9 +126,6 @@ static const struct dmc_attribute_group *dmc_driver_core_groups[] = {
 
 /* ---- the driver's directory: bus/<bus>/drivers/<name> --------------------- */
 
-/* Guards drv->p against dmc_driver_private_get() (see there). */
-static DEFINE_SPINLOCK(dmc_driver_p_lock);
-
 static void dmc_driver_private_release(struct dmc_kobject *kobj)
 {
 	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
@@ -361,45 +358,6 @@ static struct dmc_driver_private *dmc_driver_private_get(struct dmc_driver *drv)
 	return dp;
 }
 
-/**
- * dmc_device_driver_private_get() - the driver bound to a device, without its lock
- * @dev: a device the caller holds a reference on
- *
- * For the readers of @dev->driver that cannot take the device lock (an
- * event's DRIVER variable: events are sent under the device lock; a
- * listener's replay of the links, under the tree mutex). A driver's
- * unregistration clears @drv->p under dmc_driver_p_lock only after every
- * device it served is unbound, @dev->driver cleared (dmc_driver_remove()
- * waits for the unbinds in flight), so a driver read from @dev->driver
- * under that lock is still registered until the lock is dropped, and its
- * private part, referenced here, outlives it. The driver itself does not:
- * its owner may free it as soon as its unregistration returns, so the
- * caller uses the private part (its kobject's name is the driver's
- * name), never @dev->driver.
- *
- * Context: any; takes a spinlock only when @dev is bound.
- * Return: the private part of @dev's driver with a reference on its
- * kobject (drop it with dmc_kobject_put()), or NULL when @dev is unbound.
- * A device being bound or unbound meanwhile gives either answer.
- */
-struct dmc_driver_private *dmc_device_driver_private_get(const struct dmc_device *dev)
-{
-	struct dmc_driver_private *dp = NULL;
-	struct dmc_driver *drv;
-
-	if (!READ_ONCE(dev->driver))
-		return NULL;
-	spin_lock(&dmc_driver_p_lock);
-	drv = READ_ONCE(dev->driver);
-	if (drv) {
-		dp = drv->p;
-		if (!WARN_ON_ONCE(!dp))
-			dmc_kobject_get(&dp->kobj);
-	}
-	spin_unlock(&dmc_driver_p_lock);
-	return dp;
-}
-
 /*
  * The last step of dmc_driver_remove(), once the driver was taken off its
  * bus's list, its uses drained and its devices unbound: forget the
@@ -529,9 +487,8 @@ void dmc_driver_remove(struct dmc_driver_private *dp)
  * for, not repeated.
  *
  * Context: may sleep; runs the driver's remove callbacks. Must not be
- * called from a probe or remove callback, from the bus notifier's
- * unbind or unbound call for one of its devices, nor from a show or
- * store of the driver's own attributes (it would wait for itself).
+ * called from a probe or remove callback, nor from a show or store of
+ * the driver's own attributes (it would wait for itself).
  */
 void dmc_driver_unregister(struct dmc_driver *drv)
 {

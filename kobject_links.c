@@ -94,26 +94,3 @@ struct dmc_kobject *dmc_kobject_find_link(struct dmc_kobject *kobj,
 	return found;
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_find_link);
-
-static int dmc_link_replay(struct dmc_kobject *kobj, const char *name,
-			   struct dmc_kobject *target, void *data)
-{
-	struct dmc_listener *l = data;
-
-	l->link_added(l, kobj, name, target);
-	return 0;
-}
-
-/*
- * Tell a listener registering now of the links in @kobj's directory
- * (dmc_tree_replay(), dmc_tree_mutex held). Each link is derived from
- * state that is set before the link is announced and cleared after it
- * is withdrawn, so a link told here twice (replayed, then announced) is
- * possible, one never told or told after its removal is not.
- */
-void dmc_kobject_replay_links(struct dmc_kobject *kobj, struct dmc_listener *l)
-{
-	lockdep_assert_held(&dmc_tree_mutex);
-	if (kobj->ktype && kobj->ktype->walk_links)
-		kobj->ktype->walk_links(kobj, NULL, l, dmc_link_replay);
-}

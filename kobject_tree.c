@@ -701,6 +701,31 @@ static struct dmc_kobject *dmc_tree_next(struct dmc_kobject *kobj)
 	return NULL;
 }
 
+static int dmc_link_replay(struct dmc_kobject *kobj, const char *name,
+			   struct dmc_kobject *target, void *data)
+{
+	struct dmc_listener *l = data;
+
+	l->link_added(l, kobj, name, target);
+	return 0;
+}
+
+/*
+ * Tell a listener registering now of the links in @kobj's directory
+ * (dmc_tree_replay(), dmc_tree_mutex held). Each link is derived from
+ * state that is set before the link is announced and cleared before it
+ * is withdrawn, so a link told here twice (replayed, then announced) is
+ * possible, and so is a withdrawal of a link being removed as the
+ * listener registers, never told; a link told after its withdrawal is
+ * not.
+ */
+static void dmc_kobject_replay_links(struct dmc_kobject *kobj, struct dmc_listener *l)
+{
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (kobj->ktype && kobj->ktype->walk_links)
+		kobj->ktype->walk_links(kobj, NULL, l, dmc_link_replay);
+}
+
 /*
  * Tell a new listener of every object already in the tree, parents
  * first, then of every link there is now (a link may point anywhere in

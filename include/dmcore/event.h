@@ -121,8 +121,9 @@ struct dmc_event_stats {
  * children and a link's directory before the link; they may sleep and
  * take references, but must not change the tree. At registration the
  * objects, then the links, already there are replayed; a link may then
- * be told twice (replayed, then announced), never removed before it was
- * told. @kobj_gone runs without those locks, so it may see the tree
+ * be told twice (replayed, then announced), or withdrawn untold (its
+ * removal was under way as the listener registered), never told after
+ * its withdrawal. @kobj_gone runs without those locks, so it may see the tree
  * changed again; it may be called for an object deleted while the
  * listener registered (then never told of it). It runs in an SRCU read
  * section of the core's: it must not unregister a listener that has a

@@ -4,7 +4,8 @@
 # Guest script: the torture run (torture/dmc_torture.c). Loads the torture
 # module for DURATION seconds (default 60) with THREADS workers (default 4)
 # while userspace readers walk and read the mirror under
-# /sys/kernel/debug/dmcore and read its events file, then checks what the
+# /sys/kernel/debug/dmcore and the filesystem "dmcore" mounted beside it,
+# and read its events file, then checks what the
 # module reported. Output is TAP. make check runs it as an integration test
 # (60 s); scripts/torture.sh (make torture) runs it for 10 minutes. The
 # kernel log scan of check.sh catches KASAN, lockdep, WARN and the rest.
@@ -75,6 +76,27 @@ readers="$readers $!"
 ) &
 readers="$readers $!"
 
+# The same walks through the filesystem "dmcore" (dmcfs.c): lookups,
+# readdir, reads and links racing the objects' removal.
+FS=/tmp/torture-dmcfs
+mkdir -p $FS
+check "mount -t dmcore for a reader" mount -t dmcore none $FS
+(
+	while [ ! -e "$STOP" ]; do
+		find $FS -type f 2>/dev/null |
+			while read -r f && [ ! -e "$STOP" ]; do
+				cat "$f" >/dev/null 2>&1
+			done
+		find $FS -type l 2>/dev/null |
+			while read -r f && [ ! -e "$STOP" ]; do
+				readlink "$f" >/dev/null 2>&1
+				ls "$f/" >/dev/null 2>&1
+			done
+		sleep 0.5
+	done
+) &
+readers="$readers $!"
+
 args="threads=$THREADS duration_s=$DURATION seed=$TORTURE_SEED ops=$TORTURE_OPS probes=$TORTURE_PROBES"
 echo "# insmod dmc_torture.ko $args"
 # shellcheck disable=SC2086 # $args is a list of module parameters
@@ -96,6 +118,7 @@ for pid in $readers; do
 	wait "$pid" 2>/dev/null
 done
 rm -f "$STOP"
+check "umount the dmcore filesystem" umount $FS
 klog
 
 seed=$(sed -n 's/.*start: seed=\([0-9]*\).*/\1/p' "$LOG" | head -n1)

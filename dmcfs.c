@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmcfs: the model as a filesystem of dmcore's own ("mount -t dmcore"),
+ * built on lookup: the counterpart of fs/kernfs and fs/sysfs. Step 3 of
+ * docs/dmcfs.md: read-only, beside the debugfs mirror.
+ *
+ * Nothing is kept per object while nobody looks. A lookup answers from
+ * the model: a child object, an attribute or named group (the object's
+ * groups), or a link (dmc_kobject_find_link()). Only an object someone
+ * looked at has a node (struct dmcfs_node), found by the object's
+ * address in a hash table, pointed at by the inodes made for it and freed
+ * with the last of them; a node holds no reference on its object.
+ *
+ * Lifetime, as kernfs's active references: every callback that reaches
+ * an object through a node takes an active reference on the node first
+ * and gives up (-ENODEV, or a negative lookup) once the node is
+ * deactivated. The listener's kobj_removed, run under dmc_tree_mutex when
+ * the object leaves the tree, deactivates its node; kobj_gone, run by the
+ * deleting task after that mutex is dropped and before the object can be
+ * released, waits for the active references to drain. A node is made
+ * only under dmc_tree_mutex for an object still in the tree, so an
+ * object's removal never misses a node made for it.
+ *
+ * The core never calls this file: it is a listener, like the mirror.
+ */
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/statfs.h>
+#include <linux/wait.h>
+
+#include "base.h"
+#include "clients.h"
+
+#define DMCFS_MAGIC		0x646d6373	/* "dmcs" */
+#define DMCFS_HASH_BITS		10
+#define DMCFS_DEACTIVATED	(INT_MIN / 2)
+
+/*
+ * struct dmcfs_node - an object someone looked at
+ * @hash: in dmcfs_nodes, by @key, until the object is gone
+ * @key: the object's address (also once @kobj is cleared)
+ * @kobj: the object, or NULL once it left the tree
+ * @active: callbacks under way on @kobj; DMCFS_DEACTIVATED added when
+ *	it left the tree
+ * @refs: one per inode, and kobj_gone's while it drains; the table holds
+ *	none: the last put takes the node out of it (both under dmcfs_lock)
+ */
+struct dmcfs_node {
+	struct hlist_node hash;
+	const struct dmc_kobject *key;
+	struct dmc_kobject *kobj;
+	atomic_t active;
+	refcount_t refs;
+};
+
+enum dmcfs_kind {
+	DMCFS_DIR,		/* an object's directory (the root: no node) */
+	DMCFS_GROUP,		/* a named attribute group's directory */
+	DMCFS_ATTR,		/* an attribute */
+	DMCFS_LINK,		/* a link, resolved when followed */
+};
+
+/*
+ * struct dmcfs_inode - what an inode of the tree is
+ * @node: the object it belongs to; NULL for the root
+ * @kind: see enum dmcfs_kind
+ * @grp: the named group (DMCFS_GROUP), or the attribute's group
+ * @attr: the attribute (DMCFS_ATTR); valid while @node is active
+ * @vfs_inode: the inode
+ */
+struct dmcfs_inode {
+	struct dmcfs_node *node;
+	enum dmcfs_kind kind;
+	const struct dmc_attribute_group *grp;
+	struct dmc_attribute *attr;
+	struct inode vfs_inode;
+};
+
+static DEFINE_HASHTABLE(dmcfs_nodes, DMCFS_HASH_BITS);
+static DEFINE_SPINLOCK(dmcfs_lock);	/* dmcfs_nodes, node->kobj */
+static DECLARE_WAIT_QUEUE_HEAD(dmcfs_drain_wq);
+static struct kmem_cache *dmcfs_inode_cachep;
+
+static inline struct dmcfs_inode *DMCFS_I(struct inode *inode)
+{
+	return container_of(inode, struct dmcfs_inode, vfs_inode);
+}
+
+/* ---- nodes and active references ------------------------------------------- */
+
+static struct dmcfs_node *dmcfs_node_find(const struct dmc_kobject *kobj)
+{
+	struct dmcfs_node *n;
+
+	lockdep_assert_held(&dmcfs_lock);
+	hash_for_each_possible(dmcfs_nodes, n, hash, (unsigned long)kobj)
+		if (n->key == kobj)
+			return n;
+	return NULL;
+}
+
+static void dmcfs_node_put(struct dmcfs_node *n)
+{
+	if (!n)
+		return;
+	spin_lock(&dmcfs_lock);
+	if (!refcount_dec_and_test(&n->refs)) {
+		spin_unlock(&dmcfs_lock);
+		return;
+	}
+	if (hash_hashed(&n->hash))
+		hash_del(&n->hash);
+	spin_unlock(&dmcfs_lock);
+	kfree(n);
+}
+
+/*
+ * The node of @kobj, referenced, made if need be. Caller holds
+ * dmc_tree_mutex and saw @kobj in the tree, so that the object's
+ * kobj_removed, which runs under that mutex, comes after and finds it.
+ */
+static struct dmcfs_node *dmcfs_node_get(struct dmc_kobject *kobj,
+					 struct dmcfs_node *spare)
+{
+	struct dmcfs_node *n;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	spin_lock(&dmcfs_lock);
+	n = dmcfs_node_find(kobj);
+	if (n) {
+		refcount_inc(&n->refs);
+	} else if (spare) {
+		n = spare;
+		n->key = kobj;
+		n->kobj = kobj;
+		atomic_set(&n->active, 0);
+		refcount_set(&n->refs, 1);	/* the caller's */
+		hash_add(dmcfs_nodes, &n->hash, (unsigned long)kobj);
+	}
+	spin_unlock(&dmcfs_lock);
+	return n;
+}
+
+/* Begin a use of @n's object: the object, or NULL once it left the tree. */
+static struct dmc_kobject *dmcfs_active_get(struct dmcfs_node *n)
+{
+	struct dmc_kobject *kobj;
+
+	if (!atomic_inc_unless_negative(&n->active))
+		return NULL;
+	kobj = READ_ONCE(n->kobj);
+	if (!kobj && atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
+		wake_up_all(&dmcfs_drain_wq);
+	return kobj;
+}
+
+static void dmcfs_active_put(struct dmcfs_node *n)
+{
+	if (atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
+		wake_up_all(&dmcfs_drain_wq);
+}
+
+/* The listener: deactivate under the tree mutex, drain after it. */
+static void dmcfs_kobj_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
+{
+	struct dmcfs_node *n;
+
+	spin_lock(&dmcfs_lock);
+	n = dmcfs_node_find(kobj);
+	if (n && n->kobj) {
+		WRITE_ONCE(n->kobj, NULL);
+		atomic_add(DMCFS_DEACTIVATED, &n->active);
+	}
+	spin_unlock(&dmcfs_lock);
+}
+
+static void dmcfs_kobj_gone(struct dmc_listener *l, struct dmc_kobject *kobj)
+{
+	struct dmcfs_node *n;
+
+	spin_lock(&dmcfs_lock);
+	n = dmcfs_node_find(kobj);
+	if (n && !n->kobj) {
+		hash_del(&n->hash);	/* no lookup finds it again */
+		refcount_inc(&n->refs);
+	} else {
+		n = NULL;
+	}
+	spin_unlock(&dmcfs_lock);
+	if (!n)
+		return;
+	wait_event(dmcfs_drain_wq, atomic_read(&n->active) == DMCFS_DEACTIVATED);
+	dmcfs_node_put(n);
+}
+
+static struct dmc_listener dmcfs_listener = {
+	.kobj_removed = dmcfs_kobj_removed,
+	.kobj_gone = dmcfs_kobj_gone,
+};
+
+/* ---- inodes ----------------------------------------------------------------- */
+
+static const struct inode_operations dmcfs_dir_iops;
+static const struct file_operations dmcfs_dir_fops;
+static const struct file_operations dmcfs_attr_fops;
+static const struct inode_operations dmcfs_link_iops;
+
+/* A new inode of @sb for what @node/@kind/@grp/@attr say; takes a node reference. */
+static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *node,
+				     enum dmcfs_kind kind,
+				     const struct dmc_attribute_group *grp,
+				     struct dmc_attribute *attr)
+{
+	struct inode *inode = new_inode(sb);
+	struct dmcfs_inode *di;
+
+	if (!inode)
+		return NULL;
+	di = DMCFS_I(inode);
+	di->node = node;
+	if (node)
+		refcount_inc(&node->refs);
+	di->kind = kind;
+	di->grp = grp;
+	di->attr = attr;
+	inode->i_ino = get_next_ino();
+	inode->i_atime = current_time(inode);
+	inode->i_mtime = inode->i_atime;
+	inode->i_ctime = inode->i_atime;
+	switch (kind) {
+	case DMCFS_DIR:
+	case DMCFS_GROUP:
+		inode->i_mode = S_IFDIR | 0755;
+		inode->i_op = &dmcfs_dir_iops;
+		inode->i_fop = &dmcfs_dir_fops;
+		set_nlink(inode, 2);
+		break;
+	case DMCFS_ATTR:
+		inode->i_mode = S_IFREG | (attr->mode & 0777);
+		inode->i_fop = &dmcfs_attr_fops;
+		inode->i_size = PAGE_SIZE;
+		break;
+	case DMCFS_LINK:
+		inode->i_mode = S_IFLNK | 0777;
+		inode->i_op = &dmcfs_link_iops;
+		break;
+	}
+	return inode;
+}
+
+static struct inode *dmcfs_alloc_inode(struct super_block *sb)
+{
+	struct dmcfs_inode *di = alloc_inode_sb(sb, dmcfs_inode_cachep, GFP_KERNEL);
+
+	if (!di)
+		return NULL;
+	di->node = NULL;
+	return &di->vfs_inode;
+}
+
+static void dmcfs_free_inode(struct inode *inode)
+{
+	if (S_ISLNK(inode->i_mode))
+		kfree(inode->i_link);
+	kmem_cache_free(dmcfs_inode_cachep, DMCFS_I(inode));
+}
+
+static void dmcfs_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	dmcfs_node_put(DMCFS_I(inode)->node);
+	DMCFS_I(inode)->node = NULL;
+}
+
+static const struct super_operations dmcfs_sops = {
+	.alloc_inode = dmcfs_alloc_inode,
+	.free_inode = dmcfs_free_inode,
+	.evict_inode = dmcfs_evict_inode,
+	.drop_inode = generic_delete_inode,	/* nothing kept once unused */
+	.statfs = simple_statfs,
+};
+
+/* ---- lookup ------------------------------------------------------------------ */
+
+/* Named groups of one name are one directory, as in sysfs. */
+static bool dmcfs_same_group(const struct dmc_attribute_group *a,
+			     const struct dmc_attribute_group *b)
+{
+	return a == b || (a->name && b->name && !strcmp(a->name, b->name));
+}
+
+struct dmcfs_find {
+	const char *name;
+	const struct dmc_attribute_group *grp;	/* look in this group only */
+	const struct dmc_attribute_group *found_grp;
+	struct dmc_attribute *found_attr;
+};
+
+/* A named group @f->name, or an attribute @f->name of an unnamed group. */
+static int dmcfs_find_in_group(struct dmc_kobject *kobj,
+			       const struct dmc_attribute_group *grp, void *data)
+{
+	struct dmcfs_find *f = data;
+	struct dmc_attribute **a;
+
+	if (f->grp ? !dmcfs_same_group(grp, f->grp) : !!grp->name) {
+		if (!f->grp && grp->name && !strcmp(grp->name, f->name)) {
+			f->found_grp = grp;
+			return 1;
+		}
+		return 0;
+	}
+	for (a = grp->attrs; a && *a; a++) {
+		if (!strcmp((*a)->name, f->name)) {
+			f->found_grp = grp;
+			f->found_attr = *a;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The node of the child @name of @parent (NULL: the top level), found
+ * through the tree's index, made under the tree mutex while the child is
+ * still in the tree; referenced, or NULL.
+ */
+static struct dmcfs_node *dmcfs_child_node(struct dmc_kobject *parent, const char *name,
+					   struct dmcfs_node **spare)
+{
+	struct dmc_kobject *child = dmc_kobject_find_child(parent, name);
+	struct dmcfs_node *node = NULL;
+
+	if (!child)
+		return NULL;
+	mutex_lock(&dmc_tree_mutex);
+	if (dmc_kobject_in_tree(child))
+		node = dmcfs_node_get(child, *spare);
+	mutex_unlock(&dmc_tree_mutex);
+	if (node == *spare)
+		*spare = NULL;
+	dmc_kobject_put(child);
+	return node;
+}
+
+static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
+				   unsigned int flags)
+{
+	struct dmcfs_inode *pdi = DMCFS_I(dir);
+	const char *name = dentry->d_name.name;
+	struct dmcfs_find f = { .name = name, .grp = pdi->grp };
+	struct dmcfs_node *spare, *node;
+	struct dmc_kobject *kobj = NULL, *target;
+	struct inode *inode = NULL;
+
+	if (pdi->node) {
+		kobj = dmcfs_active_get(pdi->node);
+		if (!kobj)
+			return ERR_PTR(-ENOENT);
+	}
+	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
+	if (!spare) {
+		inode = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	if (pdi->kind == DMCFS_DIR) {
+		node = dmcfs_child_node(kobj, name, &spare);
+		if (node) {
+			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL);
+			dmcfs_node_put(node);
+			if (!inode)
+				inode = ERR_PTR(-ENOMEM);
+			goto out;
+		}
+	}
+	if (kobj && dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0) {
+		inode = dmcfs_new_inode(dir->i_sb, pdi->node,
+					f.found_attr ? DMCFS_ATTR : DMCFS_GROUP,
+					f.found_grp, f.found_attr);
+		if (!inode)
+			inode = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	if (kobj && pdi->kind == DMCFS_DIR) {
+		target = dmc_kobject_find_link(kobj, name);
+		if (target) {
+			dmc_kobject_put(target);
+			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL);
+			if (!inode)
+				inode = ERR_PTR(-ENOMEM);
+		}
+	}
+out:
+	kfree(spare);
+	if (pdi->node)
+		dmcfs_active_put(pdi->node);
+	if (!inode)
+		return d_splice_alias(NULL, dentry);	/* negative */
+	return d_splice_alias(inode, dentry);
+}
+
+/*
+ * A dentry stays valid while its object (or, for a file, a group or a
+ * link, its directory's object) is in the tree and, for an object's
+ * directory, still has that name under that parent. Negative dentries are
+ * never trusted: the model changes without telling the dcache.
+ */
+static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
+{
+	struct dmcfs_inode *di;
+	struct dmc_kobject *kobj, *target;
+	struct inode *inode;
+	int valid = 1;
+
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
+	inode = d_inode(dentry);
+	if (!inode)
+		return 0;
+	di = DMCFS_I(inode);
+	if (!di->node)
+		return 1;	/* the root */
+	kobj = dmcfs_active_get(di->node);
+	if (!kobj)
+		return 0;
+	if (di->kind == DMCFS_DIR) {
+		valid = !strcmp(kobj->name, dentry->d_name.name);
+	} else if (di->kind == DMCFS_LINK) {
+		target = dmc_kobject_find_link(kobj, dentry->d_name.name);
+		valid = !!target;
+		dmc_kobject_put(target);
+	}
+	dmcfs_active_put(di->node);
+	return valid;
+}
+
+static const struct dentry_operations dmcfs_dops = {
+	.d_revalidate = dmcfs_d_revalidate,
+	.d_delete = always_delete_dentry,
+};
+
+/* ---- readdir ----------------------------------------------------------------- */
+
+/*
+ * The names of a directory, gathered under an active reference into a
+ * buffer of "<type><name>\0" records and emitted from ctx->pos. The
+ * position is an index into that sequence: quadratic over a directory of
+ * very many entries (docs/dmcfs.md: a cursor before step 6).
+ */
+struct dmcfs_names {
+	char *buf;
+	size_t len, size;
+	const struct dmc_attribute_group *grp;
+	int err;
+};
+
+static void dmcfs_names_add(struct dmcfs_names *nm, unsigned char type, const char *name)
+{
+	size_t need = strlen(name) + 2;
+	char *p;
+
+	if (nm->err)
+		return;
+	if (nm->len + need > nm->size) {
+		p = krealloc(nm->buf, max(nm->size * 2, nm->len + need + 256), GFP_KERNEL);
+		if (!p) {
+			nm->err = -ENOMEM;
+			return;
+		}
+		nm->buf = p;
+		nm->size = ksize(p);
+	}
+	nm->buf[nm->len] = type;
+	strcpy(nm->buf + nm->len + 1, name);
+	nm->len += need;
+}
+
+static bool dmcfs_names_has(struct dmcfs_names *nm, const char *name)
+{
+	char *p;
+
+	for (p = nm->buf; p && p < nm->buf + nm->len; p += strlen(p + 1) + 2)
+		if (!strcmp(p + 1, name))
+			return true;
+	return false;
+}
+
+static int dmcfs_names_group(struct dmc_kobject *kobj,
+			     const struct dmc_attribute_group *grp, void *data)
+{
+	struct dmcfs_names *nm = data;
+	struct dmc_attribute **a;
+
+	if (nm->grp ? !dmcfs_same_group(grp, nm->grp) : !!grp->name) {
+		if (!nm->grp && grp->name && !dmcfs_names_has(nm, grp->name))
+			dmcfs_names_add(nm, DT_DIR, grp->name);
+		return 0;
+	}
+	for (a = grp->attrs; a && *a; a++)
+		dmcfs_names_add(nm, DT_REG, (*a)->name);
+	return 0;
+}
+
+static int dmcfs_names_link(struct dmc_kobject *kobj, const char *name,
+			    struct dmc_kobject *target, void *data)
+{
+	dmcfs_names_add(data, DT_LNK, name);
+	return 0;
+}
+
+static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct dmcfs_inode *di = DMCFS_I(file_inode(file));
+	struct dmcfs_names nm = { .grp = di->grp };
+	struct dmc_kobject *kobj = NULL, *k;
+	loff_t i = 2;
+	char *p;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	if (di->node) {
+		kobj = dmcfs_active_get(di->node);
+		if (!kobj)
+			return -ENOENT;
+	}
+	if (di->kind == DMCFS_DIR) {
+		mutex_lock(&dmc_tree_mutex);
+		list_for_each_entry(k, kobj ? &kobj->children : &dmc_roots, sibling)
+			dmcfs_names_add(&nm, DT_DIR, k->name);
+		mutex_unlock(&dmc_tree_mutex);
+	}
+	if (kobj) {
+		dmc_kobject_walk_groups(kobj, &nm, dmcfs_names_group);
+		if (di->kind == DMCFS_DIR)
+			dmc_kobject_walk_links(kobj, &nm, dmcfs_names_link);
+		dmcfs_active_put(di->node);
+	}
+	for (p = nm.buf; !nm.err && p && p < nm.buf + nm.len; p += strlen(p + 1) + 2, i++) {
+		if (i < ctx->pos)
+			continue;
+		if (!dir_emit(ctx, p + 1, strlen(p + 1), 1, *p))
+			break;
+		ctx->pos = i + 1;
+	}
+	kfree(nm.buf);
+	return nm.err;
+}
+
+static const struct inode_operations dmcfs_dir_iops = {
+	.lookup = dmcfs_lookup,
+};
+
+static const struct file_operations dmcfs_dir_fops = {
+	.read = generic_read_dir,
+	.iterate_shared = dmcfs_readdir,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- attributes (read-only in this step) ------------------------------------ */
+
+/* One open file: the value read once, at the first read(), as sysfs does. */
+struct dmcfs_open {
+	struct mutex lock;	/* reads on this open file */
+	char *page;
+	ssize_t len;
+};
+
+static int dmcfs_attr_open(struct inode *inode, struct file *file)
+{
+	struct dmcfs_open *of;
+
+	/* Read-only in this step; the mode as sysfs checks it (root too). */
+	if ((file->f_mode & FMODE_WRITE) || !(inode->i_mode & 0444))
+		return -EACCES;
+	of = kzalloc(sizeof(*of), GFP_KERNEL);
+	if (!of)
+		return -ENOMEM;
+	mutex_init(&of->lock);
+	file->private_data = of;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t dmcfs_attr_read(struct file *file, char __user *buf, size_t count,
+			       loff_t *ppos)
+{
+	struct dmcfs_inode *di = DMCFS_I(file_inode(file));
+	struct dmcfs_open *of = file->private_data;
+	struct dmc_kobject *kobj;
+	ssize_t len;
+
+	if (mutex_lock_interruptible(&of->lock))
+		return -ERESTARTSYS;
+	if (!of->page) {
+		kobj = dmcfs_active_get(di->node);
+		if (!kobj) {
+			len = -ENODEV;
+			goto out;
+		}
+		of->page = (char *)get_zeroed_page(GFP_KERNEL);
+		len = of->page ? dmc_kobject_attr_show(kobj, di->attr, of->page) : -ENOMEM;
+		dmcfs_active_put(di->node);
+		if (len < 0) {
+			free_page((unsigned long)of->page);
+			of->page = NULL;
+			if (len <= -512 && len >= -529)
+				len = len == -EPROBE_DEFER ? -EAGAIN : -EIO;
+			goto out;
+		}
+		of->len = len;
+	}
+	len = simple_read_from_buffer(buf, count, ppos, of->page, of->len);
+out:
+	mutex_unlock(&of->lock);
+	return len;
+}
+
+static int dmcfs_attr_release(struct inode *inode, struct file *file)
+{
+	struct dmcfs_open *of = file->private_data;
+
+	if (of->page)
+		free_page((unsigned long)of->page);
+	kfree(of);
+	return 0;
+}
+
+static const struct file_operations dmcfs_attr_fops = {
+	.owner = THIS_MODULE,
+	.open = dmcfs_attr_open,
+	.read = dmcfs_attr_read,
+	.release = dmcfs_attr_release,
+	.llseek = no_llseek,
+};
+
+/* ---- links ------------------------------------------------------------------- */
+
+/*
+ * Resolved when followed: as many "../" as the link's directory has path
+ * components, then the target's path, both as they are now.
+ */
+static const char *dmcfs_get_link(struct dentry *dentry, struct inode *inode,
+				  struct delayed_call *done)
+{
+	struct dmcfs_inode *di = DMCFS_I(inode);
+	struct dmc_kobject *kobj, *target;
+	char *from = NULL, *to = NULL, *rel = ERR_PTR(-ENOENT), *p;
+	size_t depth = 0, len;
+
+	if (!dentry)
+		return ERR_PTR(-ECHILD);
+	kobj = dmcfs_active_get(di->node);
+	if (!kobj)
+		return ERR_PTR(-ENOENT);
+	target = dmc_kobject_find_link(kobj, dentry->d_name.name);
+	if (target) {
+		from = dmc_kobject_get_path(kobj, GFP_KERNEL);
+		to = dmc_kobject_get_path(target, GFP_KERNEL);
+		dmc_kobject_put(target);
+	}
+	dmcfs_active_put(di->node);
+	if (!target)
+		goto out;
+	rel = ERR_PTR(-ENOMEM);
+	if (!from || !to)
+		goto out;
+	for (p = from; *p; p++)
+		depth += *p == '/';
+	len = depth * 3 + strlen(to);
+	rel = kmalloc(len + 1, GFP_KERNEL);
+	if (!rel) {
+		rel = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	for (p = rel; depth--; p += 3)
+		memcpy(p, "../", 3);
+	strscpy(p, to + 1, len + 1 - (p - rel));
+	set_delayed_call(done, kfree_link, rel);
+out:
+	kfree(from);
+	kfree(to);
+	return rel;
+}
+
+static const struct inode_operations dmcfs_link_iops = {
+	.get_link = dmcfs_get_link,
+};
+
+/* ---- the filesystem ---------------------------------------------------------- */
+
+static int dmcfs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct inode *root;
+
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_magic = DMCFS_MAGIC;
+	sb->s_op = &dmcfs_sops;
+	sb->s_d_op = &dmcfs_dops;
+	sb->s_time_gran = 1;
+	root = dmcfs_new_inode(sb, NULL, DMCFS_DIR, NULL, NULL);
+	if (!root)
+		return -ENOMEM;
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static int dmcfs_get_tree(struct fs_context *fc)
+{
+	return get_tree_single(fc, dmcfs_fill_super);
+}
+
+static const struct fs_context_operations dmcfs_context_ops = {
+	.get_tree = dmcfs_get_tree,
+};
+
+static int dmcfs_init_fs_context(struct fs_context *fc)
+{
+	fc->ops = &dmcfs_context_ops;
+	return 0;
+}
+
+static struct file_system_type dmcfs_type = {
+	.owner = THIS_MODULE,
+	.name = "dmcore",
+	.init_fs_context = dmcfs_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+static void dmcfs_inode_init_once(void *p)
+{
+	inode_init_once(&((struct dmcfs_inode *)p)->vfs_inode);
+}
+
+/**
+ * dmc_fs_init() - register the filesystem "dmcore" and its listener
+ *
+ * Context: module init, after the core is up.
+ * Return: 0 or a negative errno, with nothing left registered.
+ */
+int dmc_fs_init(void)
+{
+	int err;
+
+	dmcfs_inode_cachep = kmem_cache_create("dmcfs_inode", sizeof(struct dmcfs_inode),
+					       0, SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+					       dmcfs_inode_init_once);
+	if (!dmcfs_inode_cachep)
+		return -ENOMEM;
+	err = dmc_listener_register(&dmcfs_listener);
+	if (err)
+		goto err_cache;
+	err = register_filesystem(&dmcfs_type);
+	if (err)
+		goto err_listener;
+	return 0;
+
+err_listener:
+	dmc_listener_unregister(&dmcfs_listener);
+err_cache:
+	kmem_cache_destroy(dmcfs_inode_cachep);
+	return err;
+}
+
+/**
+ * dmc_fs_exit() - unregister the filesystem
+ *
+ * Context: module exit; no superblock is left (a mounted one holds the
+ * module), so no inode and no node is either.
+ */
+void dmc_fs_exit(void)
+{
+	unregister_filesystem(&dmcfs_type);
+	dmc_listener_unregister(&dmcfs_listener);
+	rcu_barrier();	/* inodes freed by RCU */
+	kmem_cache_destroy(dmcfs_inode_cachep);
+}

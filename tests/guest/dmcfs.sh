@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest script: the filesystem "dmcore" (dmcfs.c, issue 13 step 3),
+# mounted with "mount -t dmcore", beside the debugfs mirror. The same
+# tree: every directory, file and link (links resolved to the same
+# relative targets), every readable attribute with the same contents;
+# a directory listed only when someone looks; objects removed and added
+# while it is mounted; a file held open across its object's removal
+# (its snapshot, once read, stays; a new open fails); rmmod refused while
+# mounted. Output is TAP ("ok N - what"), then "1..N"; exit 0 only if all
+# passed. vm.sh has loaded dmcore.ko already.
+# shellcheck source=tests/guest/lib.sh
+. "$DMC_LIB"
+
+n=0
+failed=0
+C=$DMC_DIR/control
+M=/tmp/dmcfs
+T=/tmp/dmcfs-test
+mkdir -p $M $T
+
+ctl() { printf '%s\n' "$1" >"$C"; }
+must() { ctl "$1" || notok "set-up: $1"; }
+
+# walk DIR PREFIX -- one line per entry below DIR: "d PATH", "f PATH" or
+# "l PATH TARGET", PATH relative to the top; hidden entries skipped.
+walk() {
+	local e p
+	for e in "$1"/*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		p=$2/${e##*/}
+		if [ -L "$e" ]; then
+			echo "l $p $(readlink "$e")"
+		elif [ -d "$e" ]; then
+			echo "d $p"
+			walk "$e" "$p"
+		else
+			echo "f $p"
+		fi
+	done
+}
+
+# listing DIR -- walk DIR, sorted, without the mirror's root files
+listing() {
+	walk "$1" "" | grep -v -e '^f /events$' -e '^f /control$' -e '^f /stats$' | sort
+}
+
+must "bus add fb"
+must "class add fc"
+must "driver add fd bus=fb match=fx*"
+must "device add fx0 bus=fb attr=color=red attr=size=3"
+must "device add fc0 parent=/devices/fx0 class=fc"
+must "device add fv0 class=fc"
+must "device add fy0 bus=fb"
+
+if mount -t dmcore none $M 2>$T/err; then
+	ok "mount -t dmcore"
+else
+	notok "mount -t dmcore: $(cat $T/err)"
+	tap_end
+	exit 1
+fi
+
+listing "$DMC_DIR" >$T/mirror
+listing $M >$T/fs
+if cmp -s $T/mirror $T/fs; then
+	ok "the same tree as the mirror ($(wc -l <$T/fs) entries)"
+else
+	notok "the tree differs from the mirror"
+	diff $T/mirror $T/fs | head -n 40 | sed 's/^/# /'
+fi
+
+# Every readable attribute reads the same in both.
+grep '^f ' $T/fs | while read -r _ p; do
+	if [ "$(stat -c %a "$DMC_DIR$p")" != "$(stat -c %a "$M$p")" ]; then
+		echo "$p: mode $(stat -c %a "$DMC_DIR$p") in the mirror, $(stat -c %a "$M$p") here"
+	fi
+	[ "$(stat -c %a "$M$p")" = 200 ] && continue
+	a=$(timeout 2 cat "$DMC_DIR$p" 2>/dev/null; echo "status $?")
+	b=$(timeout 2 cat "$M$p" 2>/dev/null; echo "status $?")
+	if [ "$a" != "$b" ]; then
+		echo "$p: mirror '$a', dmcfs '$b'"
+	fi
+done >$T/attrdiff
+nread=$(grep -c '^f ' $T/fs)
+if [ ! -s $T/attrdiff ]; then
+	ok "every readable attribute reads the same ($nread files)"
+else
+	notok "attributes differ: $(wc -l <$T/attrdiff)"
+	head -n 20 $T/attrdiff | sed 's/^/# /'
+fi
+
+# Links resolve to the same directories.
+if [ "$(readlink $M/devices/fx0/driver)" = "../../bus/fb/drivers/fd" ] &&
+	[ -d $M/devices/fx0/driver/ ] &&
+	[ "$(cd $M/devices/fx0/subsystem && pwd -P)" = "$M/bus/fb" ]; then
+	ok "links resolve: fx0/driver, fx0/subsystem"
+else
+	notok "links: driver -> '$(readlink $M/devices/fx0/driver)'"
+fi
+
+# The model changes while mounted: the tree follows at once.
+must "device add fx1 bus=fb"
+if [ -d $M/devices/fx1 ] && [ -L $M/bus/fb/drivers/fd/fx1 ] &&
+	[ -L $M/bus/fb/devices/fx1 ]; then
+	ok "a device added while mounted appears with its links"
+else
+	notok "fx1 not seen under $M/devices"
+fi
+exec 3<$M/devices/fx1/uevent
+exec 4<$M/devices/fx1/uevent
+v1=$(cat <&3)
+must "device del /devices/fx1"
+if [ ! -e $M/devices/fx1 ] && [ ! -e $M/bus/fb/devices/fx1 ]; then
+	ok "a device deleted while mounted disappears"
+else
+	notok "fx1 still there after its deletion"
+fi
+v2=$(cat <&3 2>&1)
+exec 3<&-
+if [ -n "$v1" ] && [ -z "$v2" ]; then
+	ok "a file held open across its object's removal: read before, end of file after"
+else
+	notok "held-open file: before '$v1', after '$v2'"
+fi
+if v3=$(cat <&4 2>&1); then
+	notok "a file opened before its object's removal and read after gave '$v3'"
+else
+	ok "a file opened before its object's removal and read after fails: $v3"
+fi
+exec 4<&-
+if timeout 2 cat $M/devices/fx1/uevent >/dev/null 2>&1; then
+	notok "a removed object's file still opens"
+else
+	ok "a removed object's file no longer opens"
+fi
+
+# Write-only and read-only files: refused at open, never a crash.
+if printf 'x' 2>/dev/null >$M/devices/fx0/uevent; then
+	notok "a write into the read-only tree was accepted"
+else
+	ok "the tree is read-only in this step: writes refused"
+fi
+if timeout 2 cat $M/bus/fb/drivers/fd/bind >/dev/null 2>&1; then
+	notok "a write-only file (bind) was readable"
+else
+	ok "a write-only file (bind) refuses reads"
+fi
+
+if rmmod dmcore 2>/dev/null; then
+	notok "rmmod dmcore succeeded while the tree was mounted"
+	tap_end
+	exit 1
+fi
+ok "rmmod refused while mounted"
+if umount $M; then ok "umount"; else notok "umount"; fi
+
+must "device del /devices/virtual/fc/fv0"
+must "device del /devices/fx0"
+must "device del /devices/fy0"
+must "driver del fd"
+must "class del fc"
+must "bus del fb"
+tap_end
