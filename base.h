@@ -655,6 +655,7 @@ void dmc_driver_detach(struct dmc_driver *drv);
 void dmc_device_initial_probe(struct dmc_device *dev);
 bool dmc_driver_match_device(struct dmc_driver *drv, struct dmc_device *dev);
 bool dmc_device_driver_is(struct dmc_device *dev, struct dmc_driver *drv);
+bool dmc_device_release_driver_from(struct dmc_device *dev, struct dmc_driver *drv);
 void dmc_deferred_kick(void);
 int dmc_probe_init(void);
 void dmc_probe_exit(void);

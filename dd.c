@@ -707,20 +707,39 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
  */
 void dmc_device_release_driver(struct dmc_device *dev)
 {
-	if (!dev || !dev->p)
-		return;
+	if (dev && dev->p)
+		dmc_device_release_driver_from(dev, NULL);
+}
+EXPORT_SYMBOL_GPL(dmc_device_release_driver);
+
+/*
+ * Unbind @dev if it is bound to @drv (NULL: to any driver), checked under
+ * the device lock, as Linux's device_release_driver_internal() does: a
+ * device rebound to another driver since its caller looked is left bound.
+ * Return: true if @dev was bound to @drv (or to a driver, for NULL) and
+ * is unbound now.
+ */
+bool dmc_device_release_driver_from(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	bool was;
+
 	for (;;) {
+		if (drv && !dmc_device_driver_is(dev, drv))
+			return false;
 		dmc_device_links_unbind_consumers(dev);
 		dmc_device_lock(dev);
 		/* A consumer that bound meanwhile goes first, too. */
-		if (!dev->driver || !dmc_device_links_consumers_bound(dev))
+		if (!dev->driver || (drv && dev->driver != drv) ||
+		    !dmc_device_links_consumers_bound(dev))
 			break;
 		dmc_device_unlock(dev);
 	}
-	__dmc_device_release_driver(dev);
+	was = dev->driver && (!drv || dev->driver == drv);
+	if (was)
+		__dmc_device_release_driver(dev);
 	dmc_device_unlock(dev);
+	return was;
 }
-EXPORT_SYMBOL_GPL(dmc_device_release_driver);
 
 /**
  * dmc_device_reprobe() - unbind a device, then look for a driver again
@@ -740,10 +759,7 @@ EXPORT_SYMBOL_GPL(dmc_device_reprobe);
 
 static int dmc_driver_detach_one(struct dmc_device *dev, void *data)
 {
-	struct dmc_driver *drv = data;
-
-	if (dmc_device_driver_is(dev, drv))
-		dmc_device_release_driver(dev);
+	dmc_device_release_driver_from(dev, data);
 	return 0;
 }
 

@@ -75,19 +75,22 @@ static int __init dmc_clients_start(void)
 	err = dmc_bridge_init();
 	if (err)
 		goto err_control;
-	/* The trees last: the filesystem, then the mirror, which cannot fail. */
+	/*
+	 * The trees last: the mirror, then the filesystem, the very last
+	 * step (it can be mounted as soon as it is registered).
+	 */
 	if (export) {
-		err = dmc_fs_init();
-		if (err)
-			goto err_bridge;
 		err = dmc_export_init();
 		if (err)
-			goto err_fs;
+			goto err_bridge;
+		err = dmc_fs_init();
+		if (err)
+			goto err_export;
 	}
 	return 0;
 
-err_fs:
-	dmc_fs_exit();
+err_export:
+	dmc_export_exit();
 err_bridge:
 	dmc_bridge_exit();
 err_control:
@@ -99,8 +102,8 @@ static void __exit dmc_clients_stop(void)
 {
 	/* The tree first: see dmc_export_init(). */
 	if (export) {
-		dmc_export_exit();
 		dmc_fs_exit();
+		dmc_export_exit();
 	}
 	dmc_bridge_exit();
 	dmc_control_exit();

@@ -210,6 +210,7 @@ static struct dmc_listener dmcfs_listener = {
 static const struct inode_operations dmcfs_dir_iops;
 static const struct file_operations dmcfs_dir_fops;
 static const struct file_operations dmcfs_attr_fops;
+static const struct inode_operations dmcfs_file_iops;
 static const struct inode_operations dmcfs_link_iops;
 
 /* A new inode of @sb for what @node/@kind/@grp/@attr say; takes a node reference. */
@@ -244,6 +245,7 @@ static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *
 		break;
 	case DMCFS_ATTR:
 		inode->i_mode = S_IFREG | (attr->mode & 0777);
+		inode->i_op = &dmcfs_file_iops;
 		inode->i_fop = &dmcfs_attr_fops;
 		inode->i_size = PAGE_SIZE;
 		break;
@@ -267,8 +269,6 @@ static struct inode *dmcfs_alloc_inode(struct super_block *sb)
 
 static void dmcfs_free_inode(struct inode *inode)
 {
-	if (S_ISLNK(inode->i_mode))
-		kfree(inode->i_link);
 	kmem_cache_free(dmcfs_inode_cachep, DMCFS_I(inode));
 }
 
@@ -331,23 +331,26 @@ static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 /*
  * The node of the child @name of @parent (NULL: the top level), found
  * through the tree's index, made under the tree mutex while the child is
- * still in the tree; referenced, or NULL.
+ * still in the tree; referenced, or NULL. *@child is the child with a
+ * reference, which the caller drops once it holds no active reference:
+ * that put may be the child's last, and its release may delete objects
+ * whose kobj_gone waits for active references to drain.
  */
 static struct dmcfs_node *dmcfs_child_node(struct dmc_kobject *parent, const char *name,
-					   struct dmcfs_node **spare)
+					   struct dmcfs_node **spare,
+					   struct dmc_kobject **child)
 {
-	struct dmc_kobject *child = dmc_kobject_find_child(parent, name);
 	struct dmcfs_node *node = NULL;
 
-	if (!child)
+	*child = dmc_kobject_find_child(parent, name);
+	if (!*child)
 		return NULL;
 	mutex_lock(&dmc_tree_mutex);
-	if (dmc_kobject_in_tree(child))
-		node = dmcfs_node_get(child, *spare);
+	if (dmc_kobject_in_tree(*child))
+		node = dmcfs_node_get(*child, *spare);
 	mutex_unlock(&dmc_tree_mutex);
 	if (node == *spare)
 		*spare = NULL;
-	dmc_kobject_put(child);
 	return node;
 }
 
@@ -357,8 +360,8 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	struct dmcfs_inode *pdi = DMCFS_I(dir);
 	const char *name = dentry->d_name.name;
 	struct dmcfs_find f = { .name = name, .grp = pdi->grp };
+	struct dmc_kobject *kobj = NULL, *child = NULL, *target = NULL;
 	struct dmcfs_node *spare, *node;
-	struct dmc_kobject *kobj = NULL, *target;
 	struct inode *inode = NULL;
 
 	if (pdi->node) {
@@ -372,7 +375,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 		goto out;
 	}
 	if (pdi->kind == DMCFS_DIR) {
-		node = dmcfs_child_node(kobj, name, &spare);
+		node = dmcfs_child_node(kobj, name, &spare, &child);
 		if (node) {
 			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL);
 			dmcfs_node_put(node);
@@ -392,7 +395,6 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	if (kobj && pdi->kind == DMCFS_DIR) {
 		target = dmc_kobject_find_link(kobj, name);
 		if (target) {
-			dmc_kobject_put(target);
 			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL);
 			if (!inode)
 				inode = ERR_PTR(-ENOMEM);
@@ -402,6 +404,9 @@ out:
 	kfree(spare);
 	if (pdi->node)
 		dmcfs_active_put(pdi->node);
+	/* Only now: a last put may delete objects and wait for their drain. */
+	dmc_kobject_put(child);
+	dmc_kobject_put(target);
 	if (!inode)
 		return d_splice_alias(NULL, dentry);	/* negative */
 	return d_splice_alias(inode, dentry);
@@ -415,8 +420,9 @@ out:
  */
 static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
-	struct dmcfs_inode *di;
-	struct dmc_kobject *kobj, *target;
+	struct dmc_kobject *kobj, *target, *pkobj;
+	struct dmcfs_inode *di, *pdi;
+	struct dentry *parent;
 	struct inode *inode;
 	int valid = 1;
 
@@ -431,14 +437,23 @@ static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 	kobj = dmcfs_active_get(di->node);
 	if (!kobj)
 		return 0;
+	target = NULL;
 	if (di->kind == DMCFS_DIR) {
-		valid = !strcmp(kobj->name, dentry->d_name.name);
+		/* Renamed or moved: its name and parent, under the name lock. */
+		parent = dget_parent(dentry);
+		pdi = DMCFS_I(d_inode(parent));
+		pkobj = pdi->node ? READ_ONCE(pdi->node->kobj) : NULL;
+		read_lock(&dmc_name_lock);
+		valid = (!pdi->node || pkobj) && kobj->parent == pkobj &&
+			!strcmp(kobj->name, dentry->d_name.name);
+		read_unlock(&dmc_name_lock);
+		dput(parent);
 	} else if (di->kind == DMCFS_LINK) {
 		target = dmc_kobject_find_link(kobj, dentry->d_name.name);
 		valid = !!target;
-		dmc_kobject_put(target);
 	}
 	dmcfs_active_put(di->node);
+	dmc_kobject_put(target);
 	return valid;
 }
 
@@ -529,7 +544,7 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 	if (di->node) {
 		kobj = dmcfs_active_get(di->node);
 		if (!kobj)
-			return -ENOENT;
+			return 0;	/* removed: empty, as kernfs shows it */
 	}
 	if (di->kind == DMCFS_DIR) {
 		mutex_lock(&dmc_tree_mutex);
@@ -554,8 +569,20 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 	return nm.err;
 }
 
+/* Modes, owners and times are the model's: not changed through the tree. */
+static int dmcfs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+			 struct iattr *iattr)
+{
+	return -EPERM;
+}
+
 static const struct inode_operations dmcfs_dir_iops = {
 	.lookup = dmcfs_lookup,
+	.setattr = dmcfs_setattr,
+};
+
+static const struct inode_operations dmcfs_file_iops = {
+	.setattr = dmcfs_setattr,
 };
 
 static const struct file_operations dmcfs_dir_fops = {
@@ -663,11 +690,11 @@ static const char *dmcfs_get_link(struct dentry *dentry, struct inode *inode,
 	if (target) {
 		from = dmc_kobject_get_path(kobj, GFP_KERNEL);
 		to = dmc_kobject_get_path(target, GFP_KERNEL);
-		dmc_kobject_put(target);
 	}
 	dmcfs_active_put(di->node);
 	if (!target)
 		goto out;
+	dmc_kobject_put(target);	/* not under the active reference */
 	rel = ERR_PTR(-ENOMEM);
 	if (!from || !to)
 		goto out;
@@ -691,6 +718,7 @@ out:
 
 static const struct inode_operations dmcfs_link_iops = {
 	.get_link = dmcfs_get_link,
+	.setattr = dmcfs_setattr,
 };
 
 /* ---- the filesystem ---------------------------------------------------------- */

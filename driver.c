@@ -60,10 +60,8 @@ static ssize_t unbind_store(struct dmc_driver *drv, const char *buf, size_t coun
 
 	if (!dev)
 		return -ENODEV;
-	if (dmc_device_driver_is(dev, drv)) {
-		dmc_device_release_driver(dev);
+	if (dmc_device_release_driver_from(dev, drv))
 		err = 0;
-	}
 	dmc_device_put(dev);
 	return err ?: count;
 }
@@ -138,11 +136,6 @@ static void dmc_driver_private_release(struct dmc_kobject *kobj)
 	kfree(dp);
 }
 
-static struct dmc_driver *dmc_kobj_to_driver(struct dmc_kobject *kobj)
-{
-	return READ_ONCE(container_of(kobj, struct dmc_driver_private, kobj)->driver);
-}
-
 /*
  * A driver attribute's show and store (the core's bind, unbind and
  * uevent, the bus's and the driver's own) run under an active use of the
@@ -198,7 +191,10 @@ static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 					    const struct dmc_attribute_group *grp,
 					    void *data))
 {
-	struct dmc_driver *drv = dmc_kobj_to_driver(kobj);
+	struct dmc_driver_private *dp = container_of(kobj, struct dmc_driver_private,
+						     kobj);
+	/* The driver's own groups only while it is in use: its owner frees it. */
+	struct dmc_driver *drv = dmc_driver_active_get(dp);
 	int ret;
 
 	ret = dmc_walk_group_list(kobj, drv && drv->suppress_bind_attrs ?
@@ -208,6 +204,8 @@ static int dmc_driver_walk_groups(struct dmc_kobject *kobj, void *data,
 		ret = dmc_walk_group_list(kobj, drv->bus->drv_groups, data, fn);
 	if (!ret && drv)
 		ret = dmc_walk_group_list(kobj, drv->groups, data, fn);
+	if (drv)
+		dmc_driver_active_put(dp);
 	return ret;
 }
 

@@ -148,6 +148,12 @@ else
 	ok "a write-only file (bind) refuses reads"
 fi
 
+if chmod 666 $M/devices/fx0/uevent 2>/dev/null; then
+	notok "chmod of an attribute was accepted"
+else
+	ok "modes are the model's: chmod refused"
+fi
+
 if rmmod dmcore 2>/dev/null; then
 	notok "rmmod dmcore succeeded while the tree was mounted"
 	tap_end
