@@ -337,6 +337,8 @@ void dmc_listeners_link_added(struct dmc_kobject *kobj, const char *name,
 void dmc_listeners_link_removed(struct dmc_kobject *kobj, const char *name);
 bool dmc_listeners_want_uevents(void);
 void dmc_listeners_uevent(const struct dmc_uevent *ev);
+void dmc_listeners_attr_changed(struct dmc_kobject *kobj, const char *dir,
+				const char *attr);
 void dmc_listeners_add(struct dmc_listener *l);
 void dmc_listeners_del(struct dmc_listener *l);
 void dmc_listeners_sync(struct dmc_listener *l);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmcfs: the model as a filesystem of dmcore's own ("mount -t dmcore"),
- * built on lookup: the counterpart of fs/kernfs and fs/sysfs. Step 3 of
- * docs/dmcfs.md: read-only, beside the debugfs mirror.
+ * built on lookup: the counterpart of fs/kernfs and fs/sysfs; beside the
+ * debugfs mirror until step 6 of docs/dmcfs.md. Attributes are read and
+ * written through show/store and polled (dmc_sysfs_notify()); the root
+ * has the tree's own files (tree_files.c: events, control, stats).
  *
  * Nothing is kept per object while nobody looks. A lookup answers from
  * the model: a child object, an attribute or named group (the object's
@@ -31,12 +33,16 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/poll.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "base.h"
 #include "clients.h"
+#include "tree_files.h"
 
 #define DMCFS_MAGIC		0x646d6373	/* "dmcs" */
 #define DMCFS_HASH_BITS		10
@@ -51,6 +57,11 @@
  *	it left the tree
  * @refs: one per inode, and kobj_gone's while it drains; the table holds
  *	none: the last put takes the node out of it (both under dmcfs_lock)
+ * @opens: the open attribute files of the object (struct dmcfs_open),
+ *	which dmc_sysfs_notify() wakes; under @open_lock, taken with
+ *	interrupts off (a notify may come from any context)
+ * @rcu: the node is freed after a grace period: a notify finds it under
+ *	RCU only
  */
 struct dmcfs_node {
 	struct hlist_node hash;
@@ -58,6 +69,9 @@ struct dmcfs_node {
 	struct dmc_kobject *kobj;
 	atomic_t active;
 	refcount_t refs;
+	spinlock_t open_lock;	/* @opens */
+	struct list_head opens;
+	struct rcu_head rcu;
 };
 
 enum dmcfs_kind {
@@ -65,6 +79,7 @@ enum dmcfs_kind {
 	DMCFS_GROUP,		/* a named attribute group's directory */
 	DMCFS_ATTR,		/* an attribute */
 	DMCFS_LINK,		/* a link, resolved when followed */
+	DMCFS_ROOT_FILE,	/* events, control, stats (tree_files.c) */
 };
 
 /*
@@ -86,7 +101,31 @@ struct dmcfs_inode {
 static DEFINE_HASHTABLE(dmcfs_nodes, DMCFS_HASH_BITS);
 static DEFINE_SPINLOCK(dmcfs_lock);	/* dmcfs_nodes, node->kobj */
 static DECLARE_WAIT_QUEUE_HEAD(dmcfs_drain_wq);
+static DECLARE_WAIT_QUEUE_HEAD(dmcfs_poll_wq);	/* every poller of an attribute */
 static struct kmem_cache *dmcfs_inode_cachep;
+
+/*
+ * The active references, as lockdep sees them: one class for all of
+ * them (as a read lock taken around each show and store, a write lock
+ * taken by every deletion's drain, whether or not anyone looks), so that
+ * lockdep reports a deleter holding a lock that a show or store takes
+ * (docs/dmcfs.md, "the drain waits for show() code") the first time both
+ * orders are seen, not the day they meet.
+ */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+static struct lock_class_key dmcfs_active_key;
+static struct lockdep_map dmcfs_active_map =
+	STATIC_LOCKDEP_MAP_INIT("dmcfs_active", &dmcfs_active_key);
+#define dmcfs_active_acquire()	rwsem_acquire_read(&dmcfs_active_map, 0, 0, _RET_IP_)
+#define dmcfs_active_release()	rwsem_release(&dmcfs_active_map, _RET_IP_)
+#define dmcfs_drain_acquire()	rwsem_acquire(&dmcfs_active_map, 0, 0, _RET_IP_)
+#define dmcfs_drain_release()	rwsem_release(&dmcfs_active_map, _RET_IP_)
+#else
+#define dmcfs_active_acquire()	do { } while (0)
+#define dmcfs_active_release()	do { } while (0)
+#define dmcfs_drain_acquire()	do { } while (0)
+#define dmcfs_drain_release()	do { } while (0)
+#endif
 
 static inline struct dmcfs_inode *DMCFS_I(struct inode *inode)
 {
@@ -99,8 +138,8 @@ static struct dmcfs_node *dmcfs_node_find(const struct dmc_kobject *kobj)
 {
 	struct dmcfs_node *n;
 
-	lockdep_assert_held(&dmcfs_lock);
-	hash_for_each_possible(dmcfs_nodes, n, hash, (unsigned long)kobj)
+	hash_for_each_possible_rcu(dmcfs_nodes, n, hash, (unsigned long)kobj,
+				   lockdep_is_held(&dmcfs_lock))
 		if (n->key == kobj)
 			return n;
 	return NULL;
@@ -115,10 +154,10 @@ static void dmcfs_node_put(struct dmcfs_node *n)
 		spin_unlock(&dmcfs_lock);
 		return;
 	}
-	if (hash_hashed(&n->hash))
-		hash_del(&n->hash);
+	if (!hlist_unhashed(&n->hash))
+		hash_del_rcu(&n->hash);
 	spin_unlock(&dmcfs_lock);
-	kfree(n);
+	kfree_rcu(n, rcu);
 }
 
 /*
@@ -142,7 +181,9 @@ static struct dmcfs_node *dmcfs_node_get(struct dmc_kobject *kobj,
 		n->kobj = kobj;
 		atomic_set(&n->active, 0);
 		refcount_set(&n->refs, 1);	/* the caller's */
-		hash_add(dmcfs_nodes, &n->hash, (unsigned long)kobj);
+		spin_lock_init(&n->open_lock);
+		INIT_LIST_HEAD(&n->opens);
+		hash_add_rcu(dmcfs_nodes, &n->hash, (unsigned long)kobj);
 	}
 	spin_unlock(&dmcfs_lock);
 	return n;
@@ -158,11 +199,14 @@ static struct dmc_kobject *dmcfs_active_get(struct dmcfs_node *n)
 	kobj = READ_ONCE(n->kobj);
 	if (!kobj && atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
 		wake_up_all(&dmcfs_drain_wq);
+	if (kobj)
+		dmcfs_active_acquire();
 	return kobj;
 }
 
 static void dmcfs_active_put(struct dmcfs_node *n)
 {
+	dmcfs_active_release();
 	if (atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
 		wake_up_all(&dmcfs_drain_wq);
 }
@@ -179,30 +223,84 @@ static void dmcfs_kobj_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
 		atomic_add(DMCFS_DEACTIVATED, &n->active);
 	}
 	spin_unlock(&dmcfs_lock);
+	if (n)
+		wake_up_interruptible_all(&dmcfs_poll_wq);	/* POLLERR now */
+}
+
+static bool dmcfs_same_group_name(const struct dmc_attribute_group *grp,
+				  const char *dir)
+{
+	if (!grp || !grp->name)
+		return !dir;
+	return dir && !strcmp(grp->name, dir);
+}
+
+/* struct dmcfs_open: one open attribute file */
+struct dmcfs_open {
+	struct mutex lock;		/* reads on this open file */
+	char *page;			/* the value, from a read at position 0 */
+	ssize_t len;
+	struct dmcfs_node *node;	/* held by the file's inode */
+	struct dmc_attribute *attr;
+	const struct dmc_attribute_group *grp;
+	struct list_head node_entry;	/* in node->opens */
+	atomic_t event;			/* bumped by a notify */
+	int seen;			/* @event at the last snapshot */
+};
+
+/* dmc_sysfs_notify(): wake the pollers of that attribute; any context. */
+static void dmcfs_attr_changed(struct dmc_listener *l, struct dmc_kobject *kobj,
+			       const char *dir, const char *attr)
+{
+	struct dmcfs_open *of;
+	struct dmcfs_node *n;
+	unsigned long flags;
+	bool woke = false;
+
+	rcu_read_lock();
+	n = dmcfs_node_find(kobj);
+	if (n) {
+		spin_lock_irqsave(&n->open_lock, flags);
+		list_for_each_entry(of, &n->opens, node_entry) {
+			if (strcmp(of->attr->name, attr) ||
+			    !dmcfs_same_group_name(of->grp, dir))
+				continue;
+			atomic_inc(&of->event);
+			woke = true;
+		}
+		spin_unlock_irqrestore(&n->open_lock, flags);
+	}
+	rcu_read_unlock();
+	if (woke)
+		wake_up_interruptible_all(&dmcfs_poll_wq);
 }
 
 static void dmcfs_kobj_gone(struct dmc_listener *l, struct dmc_kobject *kobj)
 {
 	struct dmcfs_node *n;
 
+	/* Every deletion, so that lockdep learns what deleters hold. */
+	dmcfs_drain_acquire();
 	spin_lock(&dmcfs_lock);
 	n = dmcfs_node_find(kobj);
 	if (n && !n->kobj) {
-		hash_del(&n->hash);	/* no lookup finds it again */
+		hash_del_rcu(&n->hash);	/* no lookup finds it again */
 		refcount_inc(&n->refs);
 	} else {
 		n = NULL;
 	}
 	spin_unlock(&dmcfs_lock);
-	if (!n)
-		return;
-	wait_event(dmcfs_drain_wq, atomic_read(&n->active) == DMCFS_DEACTIVATED);
+	if (n)
+		wait_event(dmcfs_drain_wq,
+			   atomic_read(&n->active) == DMCFS_DEACTIVATED);
+	dmcfs_drain_release();
 	dmcfs_node_put(n);
 }
 
 static struct dmc_listener dmcfs_listener = {
 	.kobj_removed = dmcfs_kobj_removed,
 	.kobj_gone = dmcfs_kobj_gone,
+	.attr_changed = dmcfs_attr_changed,
 };
 
 /* ---- inodes ----------------------------------------------------------------- */
@@ -213,12 +311,16 @@ static const struct file_operations dmcfs_attr_fops;
 static const struct inode_operations dmcfs_file_iops;
 static const struct inode_operations dmcfs_link_iops;
 
-/* A new inode of @sb for what @node/@kind/@grp/@attr say; takes a node reference. */
+/*
+ * A new inode of @sb for what @node/@kind/@grp/@attr say (for a root
+ * file, @attr is its struct dmc_tree_file); takes a node reference.
+ */
 static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *node,
 				     enum dmcfs_kind kind,
 				     const struct dmc_attribute_group *grp,
-				     struct dmc_attribute *attr)
+				     void *attr)
 {
+	const struct dmc_tree_file *tf = attr;
 	struct inode *inode = new_inode(sb);
 	struct dmcfs_inode *di;
 
@@ -244,7 +346,7 @@ static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *
 		set_nlink(inode, 2);
 		break;
 	case DMCFS_ATTR:
-		inode->i_mode = S_IFREG | (attr->mode & 0777);
+		inode->i_mode = S_IFREG | (di->attr->mode & 0777);
 		inode->i_op = &dmcfs_file_iops;
 		inode->i_fop = &dmcfs_attr_fops;
 		inode->i_size = PAGE_SIZE;
@@ -252,6 +354,12 @@ static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *
 	case DMCFS_LINK:
 		inode->i_mode = S_IFLNK | 0777;
 		inode->i_op = &dmcfs_link_iops;
+		break;
+	case DMCFS_ROOT_FILE:
+		di->attr = NULL;
+		inode->i_mode = S_IFREG | tf->mode;
+		inode->i_op = &dmcfs_file_iops;
+		inode->i_fop = tf->fops;
 		break;
 	}
 	return inode;
@@ -361,9 +469,16 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	const char *name = dentry->d_name.name;
 	struct dmcfs_find f = { .name = name, .grp = pdi->grp };
 	struct dmc_kobject *kobj = NULL, *child = NULL, *target = NULL;
+	const struct dmc_tree_file *tf;
 	struct dmcfs_node *spare, *node;
 	struct inode *inode = NULL;
 
+	/* The root's own files first: they hide a top-level object's name. */
+	tf = pdi->node ? NULL : dmc_tree_file_find(name);
+	if (tf) {
+		inode = dmcfs_new_inode(dir->i_sb, NULL, DMCFS_ROOT_FILE, NULL, (void *)tf);
+		return d_splice_alias(inode ?: ERR_PTR(-ENOMEM), dentry);
+	}
 	if (pdi->node) {
 		kobj = dmcfs_active_get(pdi->node);
 		if (!kobj)
@@ -535,6 +650,7 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct dmcfs_inode *di = DMCFS_I(file_inode(file));
 	struct dmcfs_names nm = { .grp = di->grp };
+	const struct dmc_tree_file *tf;
 	struct dmc_kobject *kobj = NULL, *k;
 	loff_t i = 2;
 	char *p;
@@ -546,10 +662,14 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 		if (!kobj)
 			return 0;	/* removed: empty, as kernfs shows it */
 	}
+	if (!di->node)
+		for (tf = dmc_tree_files; tf->name; tf++)
+			dmcfs_names_add(&nm, DT_REG, tf->name);
 	if (di->kind == DMCFS_DIR) {
 		mutex_lock(&dmc_tree_mutex);
 		list_for_each_entry(k, kobj ? &kobj->children : &dmc_roots, sibling)
-			dmcfs_names_add(&nm, DT_DIR, k->name);
+			if (kobj || !dmc_tree_file_find(k->name))
+				dmcfs_names_add(&nm, DT_DIR, k->name);
 		mutex_unlock(&dmc_tree_mutex);
 	}
 	if (kobj) {
@@ -569,11 +689,18 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 	return nm.err;
 }
 
-/* Modes, owners and times are the model's: not changed through the tree. */
+/*
+ * Modes and owners are the model's: not changed through the tree. A
+ * truncation (the O_TRUNC of a shell's ">") and times are accepted and
+ * change nothing, as sysfs ignores them.
+ */
 static int dmcfs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
 			 struct iattr *iattr)
 {
-	return -EPERM;
+	if (iattr->ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_KILL_SUID |
+			       ATTR_KILL_SGID))
+		return -EPERM;
+	return 0;
 }
 
 static const struct inode_operations dmcfs_dir_iops = {
@@ -591,68 +718,145 @@ static const struct file_operations dmcfs_dir_fops = {
 	.llseek = generic_file_llseek,
 };
 
-/* ---- attributes (read-only in this step) ------------------------------------ */
+/* ---- attributes ---------------------------------------------------------------- */
 
-/* One open file: the value read once, at the first read(), as sysfs does. */
-struct dmcfs_open {
-	struct mutex lock;	/* reads on this open file */
-	char *page;
-	ssize_t len;
-};
-
+/*
+ * Opening checks the mode as sysfs does (root passes the permission check
+ * of a 0444 file opened for writing) and puts the file on its node's
+ * list, where dmc_sysfs_notify() finds it.
+ */
 static int dmcfs_attr_open(struct inode *inode, struct file *file)
 {
+	struct dmcfs_inode *di = DMCFS_I(inode);
 	struct dmcfs_open *of;
+	int err;
 
-	/* Read-only in this step; the mode as sysfs checks it (root too). */
-	if ((file->f_mode & FMODE_WRITE) || !(inode->i_mode & 0444))
-		return -EACCES;
+	err = dmc_tree_check_open(file, di->attr->mode);
+	if (err)
+		return err;
 	of = kzalloc(sizeof(*of), GFP_KERNEL);
 	if (!of)
 		return -ENOMEM;
 	mutex_init(&of->lock);
+	of->node = di->node;
+	of->attr = di->attr;
+	of->grp = di->grp;
+	spin_lock_irq(&of->node->open_lock);
+	list_add_tail(&of->node_entry, &of->node->opens);
+	spin_unlock_irq(&of->node->open_lock);
 	file->private_data = of;
-	return nonseekable_open(inode, file);
+	return 0;
 }
 
-static ssize_t dmcfs_attr_read(struct file *file, char __user *buf, size_t count,
-			       loff_t *ppos)
+/*
+ * A read at position 0 calls show() and keeps the value; a read further
+ * on continues in it, as sysfs's seq_file does, so a reader in small
+ * pieces never gets a torn value and a poller re-reads with lseek(0).
+ * Once the object left the tree a read at 0 fails with ENODEV; the rest
+ * of a value read before still comes.
+ */
+static ssize_t dmcfs_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct dmcfs_inode *di = DMCFS_I(file_inode(file));
-	struct dmcfs_open *of = file->private_data;
+	struct dmcfs_open *of = iocb->ki_filp->private_data;
 	struct dmc_kobject *kobj;
+	size_t n;
+	char *page;
 	ssize_t len;
 
 	if (mutex_lock_interruptible(&of->lock))
 		return -ERESTARTSYS;
-	if (!of->page) {
-		kobj = dmcfs_active_get(di->node);
+	if (!of->page || iocb->ki_pos == 0) {
+		page = (char *)get_zeroed_page(GFP_KERNEL);
+		if (!page) {
+			len = -ENOMEM;
+			goto out;
+		}
+		kobj = dmcfs_active_get(of->node);
 		if (!kobj) {
+			free_page((unsigned long)page);
 			len = -ENODEV;
 			goto out;
 		}
-		of->page = (char *)get_zeroed_page(GFP_KERNEL);
-		len = of->page ? dmc_kobject_attr_show(kobj, di->attr, of->page) : -ENOMEM;
-		dmcfs_active_put(di->node);
+		of->seen = atomic_read(&of->event);
+		len = dmc_kobject_attr_show(kobj, of->attr, page);
+		dmcfs_active_put(of->node);
 		if (len < 0) {
-			free_page((unsigned long)of->page);
-			of->page = NULL;
-			if (len <= -512 && len >= -529)
-				len = len == -EPROBE_DEFER ? -EAGAIN : -EIO;
+			free_page((unsigned long)page);
+			len = dmc_tree_errno(len, of->attr->name);
 			goto out;
 		}
+		if (of->page)
+			free_page((unsigned long)of->page);
+		of->page = page;
 		of->len = len;
 	}
-	len = simple_read_from_buffer(buf, count, ppos, of->page, of->len);
+	len = 0;
+	if (iocb->ki_pos >= 0 && iocb->ki_pos < of->len) {
+		n = copy_to_iter(of->page + iocb->ki_pos, of->len - iocb->ki_pos, to);
+		if (!n && iov_iter_count(to)) {
+			len = -EFAULT;
+			goto out;
+		}
+		iocb->ki_pos += n;
+		len = n;
+	}
 out:
 	mutex_unlock(&of->lock);
 	return len;
+}
+
+/* Each write() is one store() of the whole buffer, as in sysfs. */
+static ssize_t dmcfs_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct dmcfs_open *of = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	struct dmc_kobject *kobj;
+	ssize_t ret;
+	char *kbuf;
+
+	if (count >= PAGE_SIZE)
+		return -E2BIG;
+	kbuf = kmalloc(count + 1, GFP_KERNEL);
+	if (!kbuf)
+		return -ENOMEM;
+	if (!copy_from_iter_full(kbuf, count, from)) {
+		kfree(kbuf);
+		return -EFAULT;
+	}
+	kbuf[count] = '\0';
+	kobj = dmcfs_active_get(of->node);
+	if (!kobj) {
+		kfree(kbuf);
+		return -ENODEV;
+	}
+	ret = dmc_kobject_attr_store(kobj, of->attr, kbuf, count);
+	dmcfs_active_put(of->node);
+	kfree(kbuf);
+	return dmc_tree_errno(ret, of->attr->name);
+}
+
+/*
+ * As kernfs_fop_poll(): readable and writable always; POLLERR|POLLPRI
+ * once the attribute was notified since the value was last read at
+ * position 0, or once the object left the tree.
+ */
+static __poll_t dmcfs_attr_poll(struct file *file, poll_table *wait)
+{
+	struct dmcfs_open *of = file->private_data;
+
+	poll_wait(file, &dmcfs_poll_wq, wait);
+	if (!READ_ONCE(of->node->kobj) || READ_ONCE(of->seen) != atomic_read(&of->event))
+		return DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI;
+	return DEFAULT_POLLMASK;
 }
 
 static int dmcfs_attr_release(struct inode *inode, struct file *file)
 {
 	struct dmcfs_open *of = file->private_data;
 
+	spin_lock_irq(&of->node->open_lock);
+	list_del(&of->node_entry);
+	spin_unlock_irq(&of->node->open_lock);
 	if (of->page)
 		free_page((unsigned long)of->page);
 	kfree(of);
@@ -662,9 +866,11 @@ static int dmcfs_attr_release(struct inode *inode, struct file *file)
 static const struct file_operations dmcfs_attr_fops = {
 	.owner = THIS_MODULE,
 	.open = dmcfs_attr_open,
-	.read = dmcfs_attr_read,
+	.read_iter = dmcfs_attr_read_iter,
+	.write_iter = dmcfs_attr_write_iter,
+	.poll = dmcfs_attr_poll,
 	.release = dmcfs_attr_release,
-	.llseek = no_llseek,
+	.llseek = generic_file_llseek,
 };
 
 /* ---- links ------------------------------------------------------------------- */

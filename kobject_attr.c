@@ -93,3 +93,26 @@ ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
 	return ops->store(kobj, attr, buf, count);
 }
 EXPORT_SYMBOL_GPL(dmc_kobject_attr_store);
+
+/**
+ * dmc_sysfs_notify() - tell the views that an attribute's value changed
+ * @kobj: the object; the caller holds a reference (or otherwise keeps it
+ *	from being released for the call)
+ * @dir: the name of the attribute's group, or NULL for an unnamed group
+ * @attr: the attribute's name
+ *
+ * The counterpart of sysfs_notify(): a process that poll()s the
+ * attribute's open file in the tree wakes with POLLPRI|POLLERR and
+ * reads the new value from position 0 (lseek(), then read()). Nothing
+ * is checked: a name the object does not have wakes nobody.
+ *
+ * Context: any context; does not sleep.
+ */
+void dmc_sysfs_notify(struct dmc_kobject *kobj, const char *dir,
+		      const char *attr)
+{
+	if (!kobj || !attr)
+		return;
+	dmc_listeners_attr_changed(kobj, dir, attr);
+}
+EXPORT_SYMBOL_GPL(dmc_sysfs_notify);

@@ -19,7 +19,9 @@
  * numbers its events under dmc_event_mutex, so listeners see SEQNUM
  * order. The kobj_gone callbacks run under neither: the listeners that
  * have one are on a second list, read under dmc_listener_srcu, and their
- * unregistration waits for its readers.
+ * unregistration waits for its readers. The attr_changed callbacks, which
+ * dmc_sysfs_notify() may make from any context, are on a third, read
+ * under RCU.
  */
 
 #include <linux/list.h>
@@ -54,6 +56,9 @@ static unsigned int dmc_tree_listeners;
 static LIST_HEAD(dmc_gone_list);
 static unsigned int dmc_gone_listeners;
 DEFINE_STATIC_SRCU(dmc_listener_srcu);
+
+/* The listeners with an attr_changed callback; both mutexes, RCU readers. */
+static LIST_HEAD(dmc_notify_list);
 
 /**
  * dmc_listeners_watch_tree() - does any listener see objects come and go?
@@ -102,6 +107,8 @@ void dmc_listeners_add(struct dmc_listener *l)
 		list_add_tail_rcu(&l->gone_node, &dmc_gone_list);
 		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners + 1);
 	}
+	if (l->attr_changed)
+		list_add_tail_rcu(&l->notify_node, &dmc_notify_list);
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners + 1);
 	if (dmc_listener_wants_links(l)) {
@@ -120,6 +127,8 @@ void dmc_listeners_del(struct dmc_listener *l)
 		list_del_rcu(&l->gone_node);
 		WRITE_ONCE(dmc_gone_listeners, dmc_gone_listeners - 1);
 	}
+	if (l->attr_changed)
+		list_del_rcu(&l->notify_node);
 	if (l->kobj_added)
 		WRITE_ONCE(dmc_tree_listeners, dmc_tree_listeners - 1);
 	if (dmc_listener_wants_links(l))
@@ -171,12 +180,26 @@ void dmc_listeners_kobj_gone(struct dmc_kobject *kobj)
 
 /*
  * After dmc_listeners_del() of @l, with the mutexes released: wait until
- * no kobj_gone callback of @l can be running.
+ * no kobj_gone or attr_changed callback of @l can be running.
  */
 void dmc_listeners_sync(struct dmc_listener *l)
 {
 	if (l->kobj_gone)
 		synchronize_srcu(&dmc_listener_srcu);
+	if (l->attr_changed)
+		synchronize_rcu();
+}
+
+/* An attribute changed (dmc_sysfs_notify()); any context. */
+void dmc_listeners_attr_changed(struct dmc_kobject *kobj, const char *dir,
+				const char *attr)
+{
+	struct dmc_listener *l;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(l, &dmc_notify_list, notify_node)
+		l->attr_changed(l, kobj, dir, attr);
+	rcu_read_unlock();
 }
 
 void dmc_listeners_kobj_renamed(struct dmc_kobject *kobj, const char *old)

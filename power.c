@@ -123,8 +123,10 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	drv = dev->driver;
 	if (drv && drv->suspend)
 		err = drv->suspend(dev);
-	if (!err)
+	if (!err) {
 		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
+		dmc_sysfs_notify(&dev->kobj, "power", "state");
+	}
 out:
 	dmc_device_unlock(dev);
 	return err;
@@ -147,6 +149,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 				    dmc_dev_name(dev), err);
 	/* Like Linux, carry on: the device is considered on again. */
 	WRITE_ONCE(dev->p->power_state, DMC_POWER_ON);
+	dmc_sysfs_notify(&dev->kobj, "power", "state");
 out:
 	dmc_device_unlock(dev);
 	return err;

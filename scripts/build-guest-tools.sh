@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-guest-tools.sh -- build the user-space programs guest scripts run
-# (tests/fuzz/*.c: dmc-fuzz) as static binaries, and print the directory
+# (tests/fuzz/*.c: dmc-fuzz; tests/tools/*.c: dmc-poll) as static binaries, and print the directory
 # that holds them ($DMC_BUILD/tools). check.sh puts each one into every
 # integration guest (vm.sh --add, so /dmc/files/<name>); by hand:
 #   scripts/vm.sh --kernel debug --script tests/guest/fuzz.sh \
@@ -15,7 +15,7 @@ DMC_STAGE=tools
 ensure_pkgs gcc libc6-dev
 out="$DMC_BUILD/tools"
 mkdir -p "$out"
-for c in "$DMC_ROOT"/tests/fuzz/*.c; do
+for c in "$DMC_ROOT"/tests/fuzz/*.c "$DMC_ROOT"/tests/tools/*.c; do
 	[ -f "$c" ] || continue
 	name=$(basename "$c" .c)
 	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \

@@ -115,6 +115,9 @@ struct dmc_event_stats {
  *	"driver" and "subsystem", a bus's and a class's view of a device)
  * @link_removed: @kobj's link @name went away
  * @uevent: an event was sent; called in SEQNUM order
+ * @attr_changed: dmc_sysfs_notify() said attribute @attr of @kobj (in
+ *	its group named @dir, NULL for an unnamed group) changed; called
+ *	in the notifier's context, which may be atomic: must not sleep
  *
  * The tree and link callbacks run with the core's tree lock held, in the
  * order the changes happened, so a listener sees a parent before its
@@ -130,7 +133,9 @@ struct dmc_event_stats {
  * @kobj_gone (that waits for the section); and as the last put of an
  * object may come from code holding locks of its own, a view that waits
  * here must not wait for anything that needs such a lock. @uevent
- * runs with the event lock held and must not send events. Any callback may
+ * runs with the event lock held and must not send events. @attr_changed
+ * runs under RCU only, at any time, and may race with the object's
+ * removal (@kobj is valid for the call). Any callback may
  * be NULL. When dmc_listener_unregister() returns, none is running.
  */
 struct dmc_listener {
@@ -146,10 +151,13 @@ struct dmc_listener {
 	void (*link_removed)(struct dmc_listener *l, struct dmc_kobject *kobj,
 			     const char *name);
 	void (*uevent)(struct dmc_listener *l, const struct dmc_uevent *ev);
+	void (*attr_changed)(struct dmc_listener *l, struct dmc_kobject *kobj,
+			     const char *dir, const char *attr);
 
 	/* private to the core */
 	struct list_head node;
 	struct list_head gone_node;	/* listeners with @kobj_gone */
+	struct list_head notify_node;	/* listeners with @attr_changed */
 };
 
 const char *dmc_kobject_action_name(enum dmc_kobject_action action);

@@ -251,6 +251,8 @@ ssize_t dmc_kobject_attr_show(struct dmc_kobject *kobj,
 ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
 			       struct dmc_attribute *attr, const char *buf,
 			       size_t count);
+void dmc_sysfs_notify(struct dmc_kobject *kobj, const char *dir,
+		      const char *attr);
 struct dmc_kobject *dmc_kobject_lookup_path(const char *path);
 void dmc_kobject_flush_releases(void);
 unsigned int dmc_kobject_release_delay_ms(void);
