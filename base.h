@@ -14,10 +14,17 @@
  *   - dmc_pm_transition_mutex across suspend and resume callbacks;
  *   - a class's priv->mutex across its interfaces' add_dev/remove_dev.
  *
- * A third, of a client: the export's per-open-file mutex (of->lock,
- * sysfs_export.c) is held across an attribute's show or store called
- * through the mirror, as kernfs holds of->mutex; a show or store must
- * not read or write its own file.
+ * A third, of a client: the tree's per-open-file mutex (of->lock,
+ * dmcfs.c) is held across an attribute's show called through the tree,
+ * as kernfs holds of->mutex; a show must not read its own file. And the
+ * tree's active references (dmcfs.c, lockdep's "dmcfs_active") are held
+ * across every show and store called through it, and an object's deletion
+ * waits for them to drain: no object may be deleted, or put for the last
+ * time, while holding a lock that a show or store takes (lockdep reports
+ * it), nor from a store that holds one: a store that may delete objects
+ * (its own included) or wait for a deletion runs without it
+ * (dmc_attribute.break_active: power/state, bind, unbind, drivers_probe),
+ * as a kernfs store after kernfs_break_active_protection().
  *
  * dev->mutex, the device's own lock, is held across its probe, remove,
  * shutdown, suspend and resume. Around a probe or remove the core takes no
@@ -113,9 +120,9 @@
  *                               links, also taken from its tree listener;
  *                               cdev->lock (spinlock) an attribute value.
  *                               Leaves.
- *   the export's dmc_export_entries_lock, dmc_export_graveyard_lock and
- *   node->lock, the bridge's dmc_bridge_lock (spinlocks): leaves of their
- *   clients, never held across a call into the core.
+ *   the tree's dmcfs_lock and node->open_lock (dmcfs.c), the bridge's
+ *   dmc_bridge_lock (spinlocks): leaves of their clients, never held
+ *   across a call into the core.
  *
  * Driver walks. A device's offer to its bus's drivers walks priv->drivers
  * (or, on a bus with a match index, the index's lists for the device's

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The entry points of dmcore's clients -- the debugfs mirror, the bridge
+ * The entry points of dmcore's clients -- the tree (export), the bridge
  * (control's are in control.h) -- for the module's bring-up in dm_core.c
  * and for each other. The core (base.h and the files below the client
  * floor) does not include this header: it never calls its clients.
@@ -21,10 +21,13 @@ bool dmc_bridge_is_shadow(const struct dmc_device *dev);
 bool dmc_bridge_owns_name(const char *name);
 
 /* dmcfs.c: the filesystem "dmcore", a listener like any other */
+struct dentry;
+struct vfsmount;
 int dmc_fs_init(void);
 void dmc_fs_exit(void);
+struct vfsmount *dmc_fs_submount(struct dentry *mountpoint);
 
-/* sysfs_export.c: the debugfs mirror, a listener like any other */
+/* sysfs_export.c: the tree, mounted at /sys/kernel/debug/dmcore */
 int dmc_export_init(void);
 void dmc_export_exit(void);
 

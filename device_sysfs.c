@@ -79,7 +79,13 @@ static ssize_t state_store(struct dmc_device *dev, struct dmc_device_attribute *
 	}
 	return err ?: count;
 }
-static DMC_DEVICE_ATTR(state, 0644, state_show, state_store);
+
+/* A suspend or resume runs callbacks that may delete devices: see dmc_attribute. */
+static struct dmc_device_attribute dmc_dev_attr_state = {
+	.attr = { .name = "state", .mode = 0644, .break_active = true },
+	.show = state_show,
+	.store = state_store,
+};
 
 static struct dmc_attribute *dmc_device_core_attrs[] = {
 	&dmc_dev_attr_uevent.attr,

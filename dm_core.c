@@ -8,8 +8,9 @@
  * At load the core sets up its devices' cache, indexes, event log and
  * probing, creates the three roots of the tree, "devices", "bus" and
  * "class", as ksets, and then starts the three clients of the core:
- * control (control.c), the bridge (bridge.c) and the debugfs export
- * (sysfs_export.c, a listener, unless export=0). At unload it takes them
+ * control (control.c), the bridge (bridge.c) and the export
+ * (sysfs_export.c: the filesystem dmcfs.c, a listener, automounted at
+ * /sys/kernel/debug/dmcore, unless export=0). At unload it takes them
  * down in reverse and reports every object still alive: each one is a
  * leak, and the test harness fails on the report.
  */
@@ -27,7 +28,7 @@ MODULE_PARM_DESC(event_log_size, "events the event log keeps (1..1048576)");
 
 static bool export = true;
 module_param(export, bool, 0444);
-MODULE_PARM_DESC(export, "mirror the model under /sys/kernel/debug/dmcore");
+MODULE_PARM_DESC(export, "show the model as a filesystem, at /sys/kernel/debug/dmcore");
 
 /* ---- the roots and the clients ---------------------------------------------- */
 
@@ -75,22 +76,14 @@ static int __init dmc_clients_start(void)
 	err = dmc_bridge_init();
 	if (err)
 		goto err_control;
-	/*
-	 * The trees last: the mirror, then the filesystem, the very last
-	 * step (it can be mounted as soon as it is registered).
-	 */
+	/* The tree last: it can be mounted as soon as it is registered. */
 	if (export) {
 		err = dmc_export_init();
 		if (err)
 			goto err_bridge;
-		err = dmc_fs_init();
-		if (err)
-			goto err_export;
 	}
 	return 0;
 
-err_export:
-	dmc_export_exit();
 err_bridge:
 	dmc_bridge_exit();
 err_control:
@@ -101,10 +94,8 @@ err_control:
 static void __exit dmc_clients_stop(void)
 {
 	/* The tree first: see dmc_export_init(). */
-	if (export) {
-		dmc_fs_exit();
+	if (export)
 		dmc_export_exit();
-	}
 	dmc_bridge_exit();
 	dmc_control_exit();
 }

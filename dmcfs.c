@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmcfs: the model as a filesystem of dmcore's own ("mount -t dmcore"),
- * built on lookup: the counterpart of fs/kernfs and fs/sysfs; beside the
- * debugfs mirror until step 6 of docs/dmcfs.md. Attributes are read and
+ * built on lookup: the counterpart of fs/kernfs and fs/sysfs, mounted at
+ * /sys/kernel/debug/dmcore by sysfs_export.c. Attributes are read and
  * written through show/store and polled (dmc_sysfs_notify()); the root
  * has the tree's own files (tree_files.c: events, control, stats).
  *
@@ -23,291 +23,33 @@
  * only under dmc_tree_mutex for an object still in the tree, so an
  * object's removal never misses a node made for it.
  *
- * The core never calls this file: it is a listener, like the mirror.
+ * The files: dmcfs_node.c (nodes, active references, the listener),
+ * dmcfs_file.c (attribute files), this one (inodes, lookup, readdir,
+ * links, the superblock), dmcfs.h between them. The core never calls
+ * them: the filesystem is a listener on core events.
  */
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
-#include <linux/hashtable.h>
 #include <linux/module.h>
+#include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
-#include <linux/poll.h>
-#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
-#include <linux/uio.h>
-#include <linux/wait.h>
 
-#include "base.h"
 #include "clients.h"
+#include "dmcfs.h"
 #include "tree_files.h"
-
 #define DMCFS_MAGIC		0x646d6373	/* "dmcs" */
-#define DMCFS_HASH_BITS		10
-#define DMCFS_DEACTIVATED	(INT_MIN / 2)
 
-/*
- * struct dmcfs_node - an object someone looked at
- * @hash: in dmcfs_nodes, by @key, until the object is gone
- * @key: the object's address (also once @kobj is cleared)
- * @kobj: the object, or NULL once it left the tree
- * @active: callbacks under way on @kobj; DMCFS_DEACTIVATED added when
- *	it left the tree
- * @refs: one per inode, and kobj_gone's while it drains; the table holds
- *	none: the last put takes the node out of it (both under dmcfs_lock)
- * @opens: the open attribute files of the object (struct dmcfs_open),
- *	which dmc_sysfs_notify() wakes; under @open_lock, taken with
- *	interrupts off (a notify may come from any context)
- * @rcu: the node is freed after a grace period: a notify finds it under
- *	RCU only
- */
-struct dmcfs_node {
-	struct hlist_node hash;
-	const struct dmc_kobject *key;
-	struct dmc_kobject *kobj;
-	atomic_t active;
-	refcount_t refs;
-	spinlock_t open_lock;	/* @opens */
-	struct list_head opens;
-	struct rcu_head rcu;
-};
-
-enum dmcfs_kind {
-	DMCFS_DIR,		/* an object's directory (the root: no node) */
-	DMCFS_GROUP,		/* a named attribute group's directory */
-	DMCFS_ATTR,		/* an attribute */
-	DMCFS_LINK,		/* a link, resolved when followed */
-	DMCFS_ROOT_FILE,	/* events, control, stats (tree_files.c) */
-};
-
-/*
- * struct dmcfs_inode - what an inode of the tree is
- * @node: the object it belongs to; NULL for the root
- * @kind: see enum dmcfs_kind
- * @grp: the named group (DMCFS_GROUP), or the attribute's group
- * @attr: the attribute (DMCFS_ATTR); valid while @node is active
- * @vfs_inode: the inode
- */
-struct dmcfs_inode {
-	struct dmcfs_node *node;
-	enum dmcfs_kind kind;
-	const struct dmc_attribute_group *grp;
-	struct dmc_attribute *attr;
-	struct inode vfs_inode;
-};
-
-static DEFINE_HASHTABLE(dmcfs_nodes, DMCFS_HASH_BITS);
-static DEFINE_SPINLOCK(dmcfs_lock);	/* dmcfs_nodes, node->kobj */
-static DECLARE_WAIT_QUEUE_HEAD(dmcfs_drain_wq);
-static DECLARE_WAIT_QUEUE_HEAD(dmcfs_poll_wq);	/* every poller of an attribute */
 static struct kmem_cache *dmcfs_inode_cachep;
-
-/*
- * The active references, as lockdep sees them: one class for all of
- * them (as a read lock taken around each show and store, a write lock
- * taken by every deletion's drain, whether or not anyone looks), so that
- * lockdep reports a deleter holding a lock that a show or store takes
- * (docs/dmcfs.md, "the drain waits for show() code") the first time both
- * orders are seen, not the day they meet.
- */
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-static struct lock_class_key dmcfs_active_key;
-static struct lockdep_map dmcfs_active_map =
-	STATIC_LOCKDEP_MAP_INIT("dmcfs_active", &dmcfs_active_key);
-#define dmcfs_active_acquire()	rwsem_acquire_read(&dmcfs_active_map, 0, 0, _RET_IP_)
-#define dmcfs_active_release()	rwsem_release(&dmcfs_active_map, _RET_IP_)
-#define dmcfs_drain_acquire()	rwsem_acquire(&dmcfs_active_map, 0, 0, _RET_IP_)
-#define dmcfs_drain_release()	rwsem_release(&dmcfs_active_map, _RET_IP_)
-#else
-#define dmcfs_active_acquire()	do { } while (0)
-#define dmcfs_active_release()	do { } while (0)
-#define dmcfs_drain_acquire()	do { } while (0)
-#define dmcfs_drain_release()	do { } while (0)
-#endif
-
-static inline struct dmcfs_inode *DMCFS_I(struct inode *inode)
-{
-	return container_of(inode, struct dmcfs_inode, vfs_inode);
-}
-
-/* ---- nodes and active references ------------------------------------------- */
-
-static struct dmcfs_node *dmcfs_node_find(const struct dmc_kobject *kobj)
-{
-	struct dmcfs_node *n;
-
-	hash_for_each_possible_rcu(dmcfs_nodes, n, hash, (unsigned long)kobj,
-				   lockdep_is_held(&dmcfs_lock))
-		if (n->key == kobj)
-			return n;
-	return NULL;
-}
-
-static void dmcfs_node_put(struct dmcfs_node *n)
-{
-	if (!n)
-		return;
-	spin_lock(&dmcfs_lock);
-	if (!refcount_dec_and_test(&n->refs)) {
-		spin_unlock(&dmcfs_lock);
-		return;
-	}
-	if (!hlist_unhashed(&n->hash))
-		hash_del_rcu(&n->hash);
-	spin_unlock(&dmcfs_lock);
-	kfree_rcu(n, rcu);
-}
-
-/*
- * The node of @kobj, referenced, made if need be. Caller holds
- * dmc_tree_mutex and saw @kobj in the tree, so that the object's
- * kobj_removed, which runs under that mutex, comes after and finds it.
- */
-static struct dmcfs_node *dmcfs_node_get(struct dmc_kobject *kobj,
-					 struct dmcfs_node *spare)
-{
-	struct dmcfs_node *n;
-
-	lockdep_assert_held(&dmc_tree_mutex);
-	spin_lock(&dmcfs_lock);
-	n = dmcfs_node_find(kobj);
-	if (n) {
-		refcount_inc(&n->refs);
-	} else if (spare) {
-		n = spare;
-		n->key = kobj;
-		n->kobj = kobj;
-		atomic_set(&n->active, 0);
-		refcount_set(&n->refs, 1);	/* the caller's */
-		spin_lock_init(&n->open_lock);
-		INIT_LIST_HEAD(&n->opens);
-		hash_add_rcu(dmcfs_nodes, &n->hash, (unsigned long)kobj);
-	}
-	spin_unlock(&dmcfs_lock);
-	return n;
-}
-
-/* Begin a use of @n's object: the object, or NULL once it left the tree. */
-static struct dmc_kobject *dmcfs_active_get(struct dmcfs_node *n)
-{
-	struct dmc_kobject *kobj;
-
-	if (!atomic_inc_unless_negative(&n->active))
-		return NULL;
-	kobj = READ_ONCE(n->kobj);
-	if (!kobj && atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
-		wake_up_all(&dmcfs_drain_wq);
-	if (kobj)
-		dmcfs_active_acquire();
-	return kobj;
-}
-
-static void dmcfs_active_put(struct dmcfs_node *n)
-{
-	dmcfs_active_release();
-	if (atomic_dec_return(&n->active) == DMCFS_DEACTIVATED)
-		wake_up_all(&dmcfs_drain_wq);
-}
-
-/* The listener: deactivate under the tree mutex, drain after it. */
-static void dmcfs_kobj_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
-{
-	struct dmcfs_node *n;
-
-	spin_lock(&dmcfs_lock);
-	n = dmcfs_node_find(kobj);
-	if (n && n->kobj) {
-		WRITE_ONCE(n->kobj, NULL);
-		atomic_add(DMCFS_DEACTIVATED, &n->active);
-	}
-	spin_unlock(&dmcfs_lock);
-	if (n)
-		wake_up_interruptible_all(&dmcfs_poll_wq);	/* POLLERR now */
-}
-
-static bool dmcfs_same_group_name(const struct dmc_attribute_group *grp,
-				  const char *dir)
-{
-	if (!grp || !grp->name)
-		return !dir;
-	return dir && !strcmp(grp->name, dir);
-}
-
-/* struct dmcfs_open: one open attribute file */
-struct dmcfs_open {
-	struct mutex lock;		/* reads on this open file */
-	char *page;			/* the value, from a read at position 0 */
-	ssize_t len;
-	struct dmcfs_node *node;	/* held by the file's inode */
-	struct dmc_attribute *attr;
-	const struct dmc_attribute_group *grp;
-	struct list_head node_entry;	/* in node->opens */
-	atomic_t event;			/* bumped by a notify */
-	int seen;			/* @event at the last snapshot */
-};
-
-/* dmc_sysfs_notify(): wake the pollers of that attribute; any context. */
-static void dmcfs_attr_changed(struct dmc_listener *l, struct dmc_kobject *kobj,
-			       const char *dir, const char *attr)
-{
-	struct dmcfs_open *of;
-	struct dmcfs_node *n;
-	unsigned long flags;
-	bool woke = false;
-
-	rcu_read_lock();
-	n = dmcfs_node_find(kobj);
-	if (n) {
-		spin_lock_irqsave(&n->open_lock, flags);
-		list_for_each_entry(of, &n->opens, node_entry) {
-			if (strcmp(of->attr->name, attr) ||
-			    !dmcfs_same_group_name(of->grp, dir))
-				continue;
-			atomic_inc(&of->event);
-			woke = true;
-		}
-		spin_unlock_irqrestore(&n->open_lock, flags);
-	}
-	rcu_read_unlock();
-	if (woke)
-		wake_up_interruptible_all(&dmcfs_poll_wq);
-}
-
-static void dmcfs_kobj_gone(struct dmc_listener *l, struct dmc_kobject *kobj)
-{
-	struct dmcfs_node *n;
-
-	/* Every deletion, so that lockdep learns what deleters hold. */
-	dmcfs_drain_acquire();
-	spin_lock(&dmcfs_lock);
-	n = dmcfs_node_find(kobj);
-	if (n && !n->kobj) {
-		hash_del_rcu(&n->hash);	/* no lookup finds it again */
-		refcount_inc(&n->refs);
-	} else {
-		n = NULL;
-	}
-	spin_unlock(&dmcfs_lock);
-	if (n)
-		wait_event(dmcfs_drain_wq,
-			   atomic_read(&n->active) == DMCFS_DEACTIVATED);
-	dmcfs_drain_release();
-	dmcfs_node_put(n);
-}
-
-static struct dmc_listener dmcfs_listener = {
-	.kobj_removed = dmcfs_kobj_removed,
-	.kobj_gone = dmcfs_kobj_gone,
-	.attr_changed = dmcfs_attr_changed,
-};
 
 /* ---- inodes ----------------------------------------------------------------- */
 
 static const struct inode_operations dmcfs_dir_iops;
 static const struct file_operations dmcfs_dir_fops;
-static const struct file_operations dmcfs_attr_fops;
 static const struct inode_operations dmcfs_file_iops;
 static const struct inode_operations dmcfs_link_iops;
 
@@ -580,10 +322,14 @@ static const struct dentry_operations dmcfs_dops = {
 /* ---- readdir ----------------------------------------------------------------- */
 
 /*
- * The names of a directory, gathered under an active reference into a
- * buffer of "<type><name>\0" records and emitted from ctx->pos. The
- * position is an index into that sequence: quadratic over a directory of
- * very many entries (docs/dmcfs.md: a cursor before step 6).
+ * A listing is gathered once per pass over the directory, when it starts
+ * (at position 2, after "." and ".."), under an active reference, into a
+ * buffer of "<type><name>\0" records kept with the open directory; the
+ * getdents() calls of the pass emit from it through a cursor, so a pass
+ * over a directory of N entries costs O(N), whatever the batch size. A
+ * pass shows the directory as it was when it started (POSIX leaves
+ * entries added or removed meanwhile unspecified); rewinddir() starts a
+ * new one.
  */
 struct dmcfs_names {
 	char *buf;
@@ -592,21 +338,34 @@ struct dmcfs_names {
 	int err;
 };
 
+/* struct dmcfs_dir: an open directory's listing and its cursor */
+struct dmcfs_dir {
+	struct dmcfs_names nm;
+	size_t off;		/* the record at position @pos */
+	loff_t pos;
+	bool listed;
+};
+
 static void dmcfs_names_add(struct dmcfs_names *nm, unsigned char type, const char *name)
 {
-	size_t need = strlen(name) + 2;
+	size_t need = strlen(name) + 2, size;
 	char *p;
 
 	if (nm->err)
 		return;
 	if (nm->len + need > nm->size) {
-		p = krealloc(nm->buf, max(nm->size * 2, nm->len + need + 256), GFP_KERNEL);
+		/* kvmalloc: a directory of a million devices is megabytes */
+		size = max(nm->size * 2, nm->len + need + 256);
+		p = kvmalloc(size, GFP_KERNEL);
 		if (!p) {
 			nm->err = -ENOMEM;
 			return;
 		}
+		if (nm->buf)
+			memcpy(p, nm->buf, nm->len);
+		kvfree(nm->buf);
 		nm->buf = p;
-		nm->size = ksize(p);
+		nm->size = size;
 	}
 	nm->buf[nm->len] = type;
 	strcpy(nm->buf + nm->len + 1, name);
@@ -646,17 +405,13 @@ static int dmcfs_names_link(struct dmc_kobject *kobj, const char *name,
 	return 0;
 }
 
-static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
+/* Gather the names of @di's directory into @nm; 0 or -ENOMEM. */
+static int dmcfs_list(struct dmcfs_inode *di, struct dmcfs_names *nm)
 {
-	struct dmcfs_inode *di = DMCFS_I(file_inode(file));
-	struct dmcfs_names nm = { .grp = di->grp };
 	const struct dmc_tree_file *tf;
 	struct dmc_kobject *kobj = NULL, *k;
-	loff_t i = 2;
-	char *p;
 
-	if (!dir_emit_dots(file, ctx))
-		return 0;
+	nm->grp = di->grp;
 	if (di->node) {
 		kobj = dmcfs_active_get(di->node);
 		if (!kobj)
@@ -664,29 +419,79 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 	}
 	if (!di->node)
 		for (tf = dmc_tree_files; tf->name; tf++)
-			dmcfs_names_add(&nm, DT_REG, tf->name);
+			dmcfs_names_add(nm, DT_REG, tf->name);
 	if (di->kind == DMCFS_DIR) {
 		mutex_lock(&dmc_tree_mutex);
 		list_for_each_entry(k, kobj ? &kobj->children : &dmc_roots, sibling)
 			if (kobj || !dmc_tree_file_find(k->name))
-				dmcfs_names_add(&nm, DT_DIR, k->name);
+				dmcfs_names_add(nm, DT_DIR, k->name);
 		mutex_unlock(&dmc_tree_mutex);
 	}
 	if (kobj) {
-		dmc_kobject_walk_groups(kobj, &nm, dmcfs_names_group);
+		dmc_kobject_walk_groups(kobj, nm, dmcfs_names_group);
 		if (di->kind == DMCFS_DIR)
-			dmc_kobject_walk_links(kobj, &nm, dmcfs_names_link);
+			dmc_kobject_walk_links(kobj, nm, dmcfs_names_link);
 		dmcfs_active_put(di->node);
 	}
-	for (p = nm.buf; !nm.err && p && p < nm.buf + nm.len; p += strlen(p + 1) + 2, i++) {
-		if (i < ctx->pos)
-			continue;
-		if (!dir_emit(ctx, p + 1, strlen(p + 1), 1, *p))
-			break;
-		ctx->pos = i + 1;
+	return nm->err;
+}
+
+static int dmcfs_dir_open(struct inode *inode, struct file *file)
+{
+	struct dmcfs_dir *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	file->private_data = d;
+	return d ? 0 : -ENOMEM;
+}
+
+static int dmcfs_dir_release(struct inode *inode, struct file *file)
+{
+	struct dmcfs_dir *d = file->private_data;
+
+	kvfree(d->nm.buf);
+	kfree(d);
+	return 0;
+}
+
+/* getdents() calls on one open directory are serialized by its f_pos lock. */
+static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct dmcfs_dir *d = file->private_data;
+	size_t n;
+	char *p;
+	int err;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	if (ctx->pos == 2 || !d->listed) {
+		kvfree(d->nm.buf);
+		memset(&d->nm, 0, sizeof(d->nm));
+		d->listed = true;
+		d->off = 0;
+		d->pos = 2;
+		err = dmcfs_list(DMCFS_I(file_inode(file)), &d->nm);
+		if (err) {
+			d->listed = false;
+			return err;
+		}
 	}
-	kfree(nm.buf);
-	return nm.err;
+	if (d->pos != ctx->pos) {	/* after a seek: find the record again */
+		d->off = 0;
+		d->pos = 2;
+		while (d->pos < ctx->pos && d->off < d->nm.len) {
+			d->off += strlen(d->nm.buf + d->off + 1) + 2;
+			d->pos++;
+		}
+	}
+	while (d->off < d->nm.len) {
+		p = d->nm.buf + d->off;
+		n = strlen(p + 1);
+		if (!dir_emit(ctx, p + 1, n, 1, *p))
+			break;
+		d->off += n + 2;
+		ctx->pos = ++d->pos;
+	}
+	return 0;
 }
 
 /*
@@ -713,163 +518,10 @@ static const struct inode_operations dmcfs_file_iops = {
 };
 
 static const struct file_operations dmcfs_dir_fops = {
+	.open = dmcfs_dir_open,
+	.release = dmcfs_dir_release,
 	.read = generic_read_dir,
 	.iterate_shared = dmcfs_readdir,
-	.llseek = generic_file_llseek,
-};
-
-/* ---- attributes ---------------------------------------------------------------- */
-
-/*
- * Opening checks the mode as sysfs does (root passes the permission check
- * of a 0444 file opened for writing) and puts the file on its node's
- * list, where dmc_sysfs_notify() finds it.
- */
-static int dmcfs_attr_open(struct inode *inode, struct file *file)
-{
-	struct dmcfs_inode *di = DMCFS_I(inode);
-	struct dmcfs_open *of;
-	int err;
-
-	err = dmc_tree_check_open(file, di->attr->mode);
-	if (err)
-		return err;
-	of = kzalloc(sizeof(*of), GFP_KERNEL);
-	if (!of)
-		return -ENOMEM;
-	mutex_init(&of->lock);
-	of->node = di->node;
-	of->attr = di->attr;
-	of->grp = di->grp;
-	spin_lock_irq(&of->node->open_lock);
-	list_add_tail(&of->node_entry, &of->node->opens);
-	spin_unlock_irq(&of->node->open_lock);
-	file->private_data = of;
-	return 0;
-}
-
-/*
- * A read at position 0 calls show() and keeps the value; a read further
- * on continues in it, as sysfs's seq_file does, so a reader in small
- * pieces never gets a torn value and a poller re-reads with lseek(0).
- * Once the object left the tree a read at 0 fails with ENODEV; the rest
- * of a value read before still comes.
- */
-static ssize_t dmcfs_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
-{
-	struct dmcfs_open *of = iocb->ki_filp->private_data;
-	struct dmc_kobject *kobj;
-	size_t n;
-	char *page;
-	ssize_t len;
-
-	if (mutex_lock_interruptible(&of->lock))
-		return -ERESTARTSYS;
-	if (!of->page || iocb->ki_pos == 0) {
-		page = (char *)get_zeroed_page(GFP_KERNEL);
-		if (!page) {
-			len = -ENOMEM;
-			goto out;
-		}
-		kobj = dmcfs_active_get(of->node);
-		if (!kobj) {
-			free_page((unsigned long)page);
-			len = -ENODEV;
-			goto out;
-		}
-		of->seen = atomic_read(&of->event);
-		len = dmc_kobject_attr_show(kobj, of->attr, page);
-		dmcfs_active_put(of->node);
-		if (len < 0) {
-			free_page((unsigned long)page);
-			len = dmc_tree_errno(len, of->attr->name);
-			goto out;
-		}
-		if (of->page)
-			free_page((unsigned long)of->page);
-		of->page = page;
-		of->len = len;
-	}
-	len = 0;
-	if (iocb->ki_pos >= 0 && iocb->ki_pos < of->len) {
-		n = copy_to_iter(of->page + iocb->ki_pos, of->len - iocb->ki_pos, to);
-		if (!n && iov_iter_count(to)) {
-			len = -EFAULT;
-			goto out;
-		}
-		iocb->ki_pos += n;
-		len = n;
-	}
-out:
-	mutex_unlock(&of->lock);
-	return len;
-}
-
-/* Each write() is one store() of the whole buffer, as in sysfs. */
-static ssize_t dmcfs_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
-{
-	struct dmcfs_open *of = iocb->ki_filp->private_data;
-	size_t count = iov_iter_count(from);
-	struct dmc_kobject *kobj;
-	ssize_t ret;
-	char *kbuf;
-
-	if (count >= PAGE_SIZE)
-		return -E2BIG;
-	kbuf = kmalloc(count + 1, GFP_KERNEL);
-	if (!kbuf)
-		return -ENOMEM;
-	if (!copy_from_iter_full(kbuf, count, from)) {
-		kfree(kbuf);
-		return -EFAULT;
-	}
-	kbuf[count] = '\0';
-	kobj = dmcfs_active_get(of->node);
-	if (!kobj) {
-		kfree(kbuf);
-		return -ENODEV;
-	}
-	ret = dmc_kobject_attr_store(kobj, of->attr, kbuf, count);
-	dmcfs_active_put(of->node);
-	kfree(kbuf);
-	return dmc_tree_errno(ret, of->attr->name);
-}
-
-/*
- * As kernfs_fop_poll(): readable and writable always; POLLERR|POLLPRI
- * once the attribute was notified since the value was last read at
- * position 0, or once the object left the tree.
- */
-static __poll_t dmcfs_attr_poll(struct file *file, poll_table *wait)
-{
-	struct dmcfs_open *of = file->private_data;
-
-	poll_wait(file, &dmcfs_poll_wq, wait);
-	if (!READ_ONCE(of->node->kobj) || READ_ONCE(of->seen) != atomic_read(&of->event))
-		return DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI;
-	return DEFAULT_POLLMASK;
-}
-
-static int dmcfs_attr_release(struct inode *inode, struct file *file)
-{
-	struct dmcfs_open *of = file->private_data;
-
-	spin_lock_irq(&of->node->open_lock);
-	list_del(&of->node_entry);
-	spin_unlock_irq(&of->node->open_lock);
-	if (of->page)
-		free_page((unsigned long)of->page);
-	kfree(of);
-	return 0;
-}
-
-static const struct file_operations dmcfs_attr_fops = {
-	.owner = THIS_MODULE,
-	.open = dmcfs_attr_open,
-	.read_iter = dmcfs_attr_read_iter,
-	.write_iter = dmcfs_attr_write_iter,
-	.poll = dmcfs_attr_poll,
-	.release = dmcfs_attr_release,
 	.llseek = generic_file_llseek,
 };
 
@@ -1001,6 +653,17 @@ err_listener:
 err_cache:
 	kmem_cache_destroy(dmcfs_inode_cachep);
 	return err;
+}
+
+/**
+ * dmc_fs_submount() - mount the filesystem on @mountpoint, for an automount
+ * @mountpoint: the automount's dentry
+ *
+ * Return: the new mount (one reference) or an ERR_PTR().
+ */
+struct vfsmount *dmc_fs_submount(struct dentry *mountpoint)
+{
+	return vfs_submount(mountpoint, &dmcfs_type, "dmcore", NULL);
 }
 
 /**

@@ -77,12 +77,12 @@ static ssize_t drv_uevent_store(struct dmc_driver *drv, const char *buf,
 }
 
 static struct dmc_driver_attribute dmc_drv_attr_bind = {
-	.attr = { .name = "bind", .mode = 0200 },
+	.attr = { .name = "bind", .mode = 0200, .break_active = true },
 	.store = bind_store,
 };
 
 static struct dmc_driver_attribute dmc_drv_attr_unbind = {
-	.attr = { .name = "unbind", .mode = 0200 },
+	.attr = { .name = "unbind", .mode = 0200, .break_active = true },
 	.store = unbind_store,
 };
 

@@ -106,7 +106,8 @@ EXPORT_SYMBOL_GPL(dmc_kobject_attr_store);
  * reads the new value from position 0 (lseek(), then read()). Nothing
  * is checked: a name the object does not have wakes nobody.
  *
- * Context: any context; does not sleep.
+ * Context: any context but NMI (the tree takes an irq-safe spinlock);
+ * does not sleep.
  */
 void dmc_sysfs_notify(struct dmc_kobject *kobj, const char *dir,
 		      const char *attr)

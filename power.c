@@ -288,6 +288,11 @@ int dmc_device_suspend(struct dmc_device *dev)
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
 	mutex_lock(&dmc_pm_transition_mutex);
+	/* Again: another device's callback may have deleted it meanwhile. */
+	if (!dmc_device_is_registered(dev)) {
+		mutex_unlock(&dmc_pm_transition_mutex);
+		return -EINVAL;
+	}
 	if (dmc_device_walk_children(dev, NULL, dmc_child_is_on))
 		busy = true;
 	mutex_lock(&dmc_links_mutex);
@@ -325,6 +330,11 @@ int dmc_device_resume(struct dmc_device *dev)
 	if (!dmc_device_is_registered(dev))
 		return -EINVAL;
 	mutex_lock(&dmc_pm_transition_mutex);
+	/* Again: another device's callback may have deleted it meanwhile. */
+	if (!dmc_device_is_registered(dev)) {
+		mutex_unlock(&dmc_pm_transition_mutex);
+		return -EINVAL;
+	}
 	if (dev->parent &&
 	    dmc_device_power_state(dev->parent) == DMC_POWER_SUSPENDED)
 		busy = true;

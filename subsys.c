@@ -180,7 +180,7 @@ static struct dmc_bus_attribute dmc_bus_attr_drivers_autoprobe = {
 };
 
 static struct dmc_bus_attribute dmc_bus_attr_drivers_probe = {
-	.attr = { .name = "drivers_probe", .mode = 0200 },
+	.attr = { .name = "drivers_probe", .mode = 0200, .break_active = true },
 	.store = drivers_probe_store,
 };
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tree's own files at its root (tree_files.c), and the rules every
- * view of the tree follows at an attribute's open and on an error.
- * Private to the views (sysfs_export.c, dmcfs.c).
+ * The tree's own files at its root (tree_files.c), and the rules its
+ * attribute files follow at open and on an error. Private to dmcfs.c.
  */
 #ifndef _DMCORE_TREE_FILES_H
 #define _DMCORE_TREE_FILES_H

@@ -192,7 +192,6 @@ int dmc_bench_dmc_devices(unsigned int n, struct dmc_bench_result *r)
 		r->count = dmc_bus_device_count(&dmcb_bus);
 		t = ktime_get_ns();
 		dmcb_del_devices(dmcb_devs, n);
-		dmc_bench_mirror_settle();
 		r->ns[1] = ktime_get_ns() - t;
 	}
 	dmcb_free();
@@ -269,12 +268,10 @@ int dmc_bench_dmc_bind(unsigned int n, bool keyed, struct dmc_bench_result *r)
 		r->ops = atomic_read(&dmcb_matches);	/* 0 unless keyed */
 		t = ktime_get_ns();
 		dmcb_del_devices(dmcb_devs, n);
-		dmc_bench_mirror_settle();
 		r->ns[2] = ktime_get_ns() - t;
 	}
 	t = ktime_get_ns();
 	dmcb_del_drivers(DMC_BENCH_DRIVERS);
-	dmc_bench_mirror_settle();
 	r->ns[0] += ktime_get_ns() - t;
 out:
 	dmcb_cur = &dmcb_bus;
@@ -311,7 +308,6 @@ int dmc_bench_dmc_lookup(unsigned int n, unsigned int lookups,
 	r->ns[0] = ktime_get_ns() - t;
 	r->ops = lookups;
 	dmcb_del_devices(dmcb_devs, n);
-	dmc_bench_mirror_settle();
 out:
 	dmcb_free();
 	return err;
@@ -354,7 +350,6 @@ int dmc_bench_dmc_chain(unsigned int n, struct dmc_bench_result *r)
 	if (r->count < n)
 		err = -ETIMEDOUT;
 	dmcb_del_devices(dmcb_devs, n);
-	dmc_bench_mirror_settle();
 out_drv:
 	dmc_driver_unregister(&drv->drv);
 out_free:
@@ -385,7 +380,6 @@ int dmc_bench_dmc_events(unsigned int n, struct dmc_bench_result *r)
 						j & 1 ? DMC_KOBJ_REMOVE : DMC_KOBJ_ADD);
 	r->ns[0] = ktime_get_ns() - t;
 	dmcb_del_devices(dmcb_devs, ndev);
-	dmc_bench_mirror_settle();
 out:
 	dmcb_free();
 	return err;

@@ -63,6 +63,8 @@ int dmc_bench_dmc_chain(unsigned int n, struct dmc_bench_result *r);
 int dmc_bench_dmc_events(unsigned int n, struct dmc_bench_result *r);
 int dmc_bench_dmc_hold(unsigned int n);
 void dmc_bench_dmc_release_held(void);
+int dmc_bench_real_hold(unsigned int n);
+void dmc_bench_real_release_held(void);
 
 /* Raw debugfs (floor.c). */
 int dmc_bench_floor(unsigned int n, struct dmc_bench_result *r);
@@ -75,6 +77,5 @@ unsigned int dmc_bench_samples(unsigned int *taken);
 extern const struct seq_operations dmc_bench_sample_seq_ops;
 
 /* Wait until dmcore's mirror has removed deleted objects (main.c). */
-void dmc_bench_mirror_settle(void);
 
 #endif /* _DMC_BENCH_H */

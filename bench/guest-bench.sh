@@ -31,6 +31,10 @@ SCEN=${BENCH_SCEN:-devices bind bindkey lookup events}
 PHASES=$(echo "${BENCH_PHASES-100000}" | tr , ' ')
 RUN=$DMC_DEBUGFS/dmc_bench/run
 EVREAD=$DMC_FILES/evread
+WALK=$DMC_FILES/walk
+# The tree's walk and memory (issue 13): at this N (default the largest
+# of NS; 0: none)
+WALK_N=${BENCH_WALK-$(echo "$NS" | tr ' ' '\n' | sort -n | tail -n 1)}
 mirror=1
 rc=0
 
@@ -51,6 +55,38 @@ quiesce() {
 		[ -w "$f" ] && echo 1 >"$f"
 	done
 	sleep 1
+}
+
+slab_kb() {
+	awk '/^Slab:/ {print $2}' /proc/meminfo
+}
+
+# walk_one SIDE N -- N unbound devices held on SIDE (real or dmc), then a
+# full walk of their directories and their bus's (every directory listed,
+# link read, readable file read: bench/walk.c), with the slab (kB) before
+# the devices, with them held and nobody looking, right after the walk,
+# and after drop_caches: one "W" line.
+walk_one() {
+	case $1 in
+	real) hold=holdreal dirs="/sys/devices/dmcbench /sys/bus/dmcbench" ;;
+	*) hold=hold dirs="$DMC_DIR/devices/dmcbench $DMC_DIR/bus/dmcbench" ;;
+	esac
+	quiesce
+	s0=$(slab_kb)
+	if ! echo "$hold $2" >"$RUN"; then
+		echo "DMC-FAIL: bench $hold $2 failed: $(cat "$RUN")"
+		rc=1
+		return
+	fi
+	quiesce
+	s1=$(slab_kb)
+	# shellcheck disable=SC2086 # two directories
+	w=$("$WALK" $dirs)
+	s2=$(slab_kb)
+	quiesce
+	s3=$(slab_kb)
+	echo release >"$RUN"
+	echo "W side=$1 n=$2 slab0=$s0 held=$s1 walked=$s2 dropped=$s3 $w"
 }
 
 # bench REP CMD... -- run one command and print its result line
@@ -148,9 +184,16 @@ pass() {
 echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: insmod dmc_bench"; exit 1; }
 [ "${BENCH_MIRROR:-1}" = 0 ] || pass "real dmc" "$NS"
+if [ "${BENCH_MIRROR:-1}" != 0 ] && [ "$WALK_N" -gt 0 ] && [ -x "$WALK" ]; then
+	for r in 1 2 3; do
+		walk_one real "$WALK_N"
+		walk_one dmc "$WALK_N"
+	done
+	dmc_say "done: walk N=$WALK_N, $(date +%T)" >&2
+fi
 
 # The same boot, the mirror off: reload dmcore with export=0.
-rmmod dmc_bench && rmmod dmcore &&
+rmmod dmc_bench && dmc_rmmod &&
 	insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
 	insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: reload with export=0"; exit 1; }
 mirror=0
@@ -166,5 +209,5 @@ for n in $PHASES; do
 	case " $SCEN " in *" bindkey "*) bench 1 phases bindkey "$n" ;; esac
 done
 rmmod dmc_bench
-rmmod dmcore
+dmc_rmmod
 exit $rc

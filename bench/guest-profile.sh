@@ -125,11 +125,11 @@ profile() {
 }
 
 echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) n=$N"
-rmmod dmcore 2>/dev/null
+dmc_rmmod 2>/dev/null
 insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
 	insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: insmod dmcore export=0, dmc_bench"; exit 1; }
 profile real device_add device_del
 profile dmc dmc_device_add dmc_device_unregister
 rmmod dmc_bench
-rmmod dmcore
+dmc_rmmod
 exit $rc

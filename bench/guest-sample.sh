@@ -53,7 +53,7 @@ profile() {
 }
 
 echo "I kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
-rmmod dmcore && insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
+dmc_rmmod && insmod "$DMC_MODDIR/dmcore.ko" export=0 &&
 	insmod "$DMC_MODDIR/dmc_bench.ko" || { echo "DMC-FAIL: loading with export=0"; exit 1; }
 for scen in ${SAMPLE_SCEN:-devices bind}; do
 	for side in ${SAMPLE_SIDES:-real dmc}; do
@@ -61,5 +61,5 @@ for scen in ${SAMPLE_SCEN:-devices bind}; do
 	done
 done
 rmmod dmc_bench
-rmmod dmcore
+dmc_rmmod
 exit $rc

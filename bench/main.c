@@ -23,6 +23,7 @@
  *	floor N			raw debugfs: the mirror's entries for N
  *				devices, created and removed
  *	hold N | release	leave N dmcore devices registered / remove them
+ *	holdreal N		leave N real devices registered (release: both)
  *	phases devices|bind|bindkey N
  *				dmcore's side of that scenario with the
  *				core's phase clocks on; the line also
@@ -46,7 +47,6 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -69,27 +69,6 @@ s64 dmc_bench_slab_bytes(void)
 	return (s64)(global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
 		     global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B))
 		<< PAGE_SHIFT;
-}
-
-/**
- * dmc_bench_mirror_settle() - wait until the mirror has reaped deleted objects
- *
- * The mirror removes a deleted object's directory from a worker
- * (sysfs_export.c); a deletion is only finished, and fairly timed, once
- * dmcore/.removed is empty again. Returns at once with export=0.
- *
- * Context: process, may sleep.
- */
-void dmc_bench_mirror_settle(void)
-{
-	unsigned long deadline = jiffies + 60 * HZ;
-	struct path path;
-
-	if (kern_path("/sys/kernel/debug/dmcore/.removed", 0, &path))
-		return;
-	while (!simple_empty(path.dentry) && time_before(jiffies, deadline))
-		usleep_range(20, 50);
-	path_put(&path);
 }
 
 static int dmc_bench_run(const char *cmd, const char *side, unsigned int n,
@@ -187,9 +166,12 @@ static ssize_t dmc_bench_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(cmd, "hold") && args >= 2 && !kstrtouint(side, 10, &n) && n) {
 		err = dmc_bench_dmc_hold(n);
 		strscpy(side, "dmc", sizeof(side));
+	} else if (!strcmp(cmd, "holdreal") && args >= 2 && !kstrtouint(side, 10, &n) && n) {
+		err = dmc_bench_real_hold(n);
+		strscpy(side, "real", sizeof(side));
 	} else if (!strcmp(cmd, "release")) {
 		dmc_bench_dmc_release_held();
-		dmc_bench_mirror_settle();
+		dmc_bench_real_release_held();
 		err = 0;
 	} else if (!strcmp(cmd, "phases") && args >= 3 && n) {
 		err = dmc_bench_phases(side, n, &r, dmc_bench_extra,

@@ -360,6 +360,42 @@ out:
 	return err;
 }
 
+static struct real_dev **real_held;	/* "holdreal": left registered */
+static unsigned int real_nheld;
+
+/* Leave n unbound real devices registered (for walking sysfs). */
+int dmc_bench_real_hold(unsigned int n)
+{
+	int err;
+
+	if (real_held)
+		return -EBUSY;
+	err = real_alloc(n);
+	if (err)
+		return err;
+	real_mode = REAL_MOD;
+	err = real_add_devices(n, 1);
+	if (err) {
+		real_free();
+		return err;
+	}
+	real_held = real_devs;
+	real_nheld = n;
+	real_devs = NULL;
+	return 0;
+}
+
+void dmc_bench_real_release_held(void)
+{
+	if (!real_held)
+		return;
+	real_devs = real_held;
+	real_del_devices(real_nheld);
+	real_free();
+	real_held = NULL;
+	real_nheld = 0;
+}
+
 int dmc_bench_real_init(void)
 {
 	int err;
@@ -377,6 +413,7 @@ int dmc_bench_real_init(void)
 
 void dmc_bench_real_exit(void)
 {
+	dmc_bench_real_release_held();
 	root_device_unregister(real_root);
 	bus_unregister(&real_bus);
 }

@@ -24,6 +24,9 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <dmcore/bus.h>
+#include <dmcore/device.h>
+#include <dmcore/driver.h>
 #include <dmcore/kobject.h>
 
 struct fst_obj {
@@ -179,7 +182,7 @@ static void fst_close(struct kunit *test, struct file *f)
 	for (i = 0; i < FST_FILES; i++)
 		if (ctx->files[i] == f)
 			ctx->files[i] = NULL;
-	fput(f);
+	__fput_sync(f);	/* now, not from a task work: the test runs in a kthread */
 }
 
 static ssize_t fst_read(struct file *f, char *buf, size_t size)
@@ -336,6 +339,27 @@ static void dmcfs_store_and_modes(struct kunit *test)
 }
 
 /*
+ * A write is refused, at open, for nothing: an empty write stores
+ * nothing; the file position moves as in sysfs.
+ */
+static void dmcfs_empty_write_stores_nothing(struct kunit *test)
+{
+	struct fst_obj *o = fst_add(test, "dmcfs-test-empty");
+	loff_t pos = 0;
+	struct file *f;
+
+	f = fst_open(test, "dmcfs-test-empty/value", O_WRONLY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, kernel_write(f, "", 0, &pos), (ssize_t)0);
+	KUNIT_EXPECT_EQ(test, o->stores, 0);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, "5", 1, &pos), (ssize_t)1);
+	KUNIT_EXPECT_EQ(test, pos, (loff_t)1);
+	KUNIT_EXPECT_EQ(test, o->stores, 1);
+	fst_close(test, f);
+	fst_done(test, o);
+}
+
+/*
  * dmc_sysfs_notify() marks the open files of that attribute (POLLPRI),
  * and of no other; a read at position 0 clears the mark; the object's
  * removal marks them all (POLLERR).
@@ -414,10 +438,9 @@ static void dmcfs_notify_races_open_and_close(struct kunit *test)
 			KUNIT_FAIL(test, "open %d: %ld", i, PTR_ERR(f));
 			break;
 		}
-		vfs_poll(f, NULL);
-		fst_close(test, f);
-		if (!(i % 64))
-			flush_delayed_fput();
+		/* A notify may come between the open and this: a mark, or none. */
+		KUNIT_EXPECT_TRUE(test, vfs_poll(f, NULL) & EPOLLIN);
+		fst_close(test, f);	/* the node goes with its last inode */
 	}
 	atomic_set(&n->stop, 1);
 	kthread_stop(t);
@@ -426,10 +449,166 @@ static void dmcfs_notify_races_open_and_close(struct kunit *test)
 	fst_done(test, o);
 }
 
+/* ---- a store that waits for a deletion: power/state ---------------------- */
+
+struct fst_pm {
+	struct dmc_bus_type bus;
+	struct dmc_driver drv;
+	struct dmc_device *x, *y;
+	struct completion in_suspend, go, y_released;
+	bool y_gone;
+};
+
+static struct fst_pm *fst_pm_cur;
+
+static int fst_pm_match(struct dmc_device *dev, const struct dmc_driver *drv)
+{
+	return 1;
+}
+
+static int fst_pm_probe(struct dmc_device *dev)
+{
+	return 0;
+}
+
+/* X's suspend, under the power-transition mutex: parks, then deletes Y. */
+static int fst_pm_suspend(struct dmc_device *dev)
+{
+	struct fst_pm *pm = fst_pm_cur;
+
+	if (dev != pm->x || pm->y_gone)
+		return 0;
+	complete(&pm->in_suspend);
+	wait_for_completion_timeout(&pm->go, 10 * HZ);
+	pm->y_gone = true;
+	dmc_device_unregister(pm->y);
+	return 0;
+}
+
+static void fst_pm_release(struct dmc_device *dev)
+{
+	struct fst_pm *pm = fst_pm_cur;
+
+	if (dev == pm->y)
+		complete(&pm->y_released);
+	kfree(dev);
+}
+
+static struct dmc_device *fst_pm_dev(struct kunit *test, struct fst_pm *pm,
+				     const char *name)
+{
+	struct dmc_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dmc_device_initialize(dev);
+	dev->bus = &pm->bus;
+	dev->release = fst_pm_release;
+	KUNIT_ASSERT_EQ(test, dmc_device_set_name(dev, "%s", name), 0);
+	KUNIT_ASSERT_EQ(test, dmc_device_add(dev), 0);
+	return dev;
+}
+
+struct fst_pm_job {
+	struct fst_pm *pm;
+	struct file *f;
+	ssize_t ret;
+	struct completion done;
+};
+
+static int fst_pm_suspender(void *data)
+{
+	struct fst_pm_job *j = data;
+
+	j->ret = dmc_device_suspend(j->pm->x);
+	complete(&j->done);
+	return 0;
+}
+
+static int fst_pm_writer(void *data)
+{
+	struct fst_pm_job *j = data;
+	loff_t pos = 0;
+
+	j->ret = kernel_write(j->f, "suspend", 7, &pos);
+	complete(&j->done);
+	return 0;
+}
+
+/*
+ * Y's power/state is written through the tree while X's suspend, under
+ * the power-transition mutex, deletes Y: the store waits for the mutex,
+ * the deletion for the callbacks in flight on Y. The store breaks its
+ * active reference (dmc_attribute.break_active), so the deletion does
+ * not wait for it: both finish, and the store fails as for a device no
+ * longer registered. Without that, this is a deadlock (found by review).
+ */
+static void dmcfs_power_state_store_races_deletion_in_suspend(struct kunit *test)
+{
+	struct fst_pm_job *sus, *wr;
+	struct task_struct *ts, *tw;
+	struct fst_pm *pm;
+	bool blocked, done;
+	struct file *f;
+
+	pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	sus = kunit_kzalloc(test, sizeof(*sus), GFP_KERNEL);
+	wr = kunit_kzalloc(test, sizeof(*wr), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, pm && sus && wr);
+	init_completion(&pm->in_suspend);
+	init_completion(&pm->go);
+	init_completion(&pm->y_released);
+	init_completion(&sus->done);
+	init_completion(&wr->done);
+	fst_pm_cur = pm;
+	pm->bus.name = "dmcfs-test-pm";
+	pm->bus.match = fst_pm_match;
+	pm->drv.name = "dmcfs-test-pm";
+	pm->drv.bus = &pm->bus;
+	pm->drv.probe = fst_pm_probe;
+	pm->drv.suspend = fst_pm_suspend;
+	KUNIT_ASSERT_EQ(test, dmc_bus_register(&pm->bus), 0);
+	KUNIT_ASSERT_EQ(test, dmc_driver_register(&pm->drv), 0);
+	pm->x = fst_pm_dev(test, pm, "dmcfs-test-pm-x");
+	pm->y = fst_pm_dev(test, pm, "dmcfs-test-pm-y");
+
+	f = fst_open(test, "devices/dmcfs-test-pm-y/power/state", O_WRONLY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	sus->pm = pm;
+	ts = kthread_run(fst_pm_suspender, sus, "dmcfs-test-sus");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ts));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&pm->in_suspend, 10 * HZ));
+	wr->pm = pm;
+	wr->f = f;
+	tw = kthread_run(fst_pm_writer, wr, "dmcfs-test-wr");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tw));
+	get_task_struct(tw);
+	blocked = fst_task_blocked(tw);	/* waiting for the mutex X's suspend holds */
+	put_task_struct(tw);
+	complete(&pm->go);
+	done = wait_for_completion_timeout(&sus->done, 10 * HZ) &&
+	       wait_for_completion_timeout(&wr->done, 10 * HZ);
+	if (!done) {
+		KUNIT_FAIL(test, "deadlock: suspend or power/state write still running after 10 s");
+		((struct fst_ctx *)test->priv)->leak = true;
+		return;	/* everything is left to them */
+	}
+	KUNIT_EXPECT_TRUE(test, blocked);
+	KUNIT_EXPECT_EQ(test, sus->ret, (ssize_t)0);
+	KUNIT_EXPECT_EQ(test, wr->ret, (ssize_t)-EINVAL);
+	fst_close(test, f);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&pm->y_released, 10 * HZ));
+	dmc_device_resume(pm->x);
+	dmc_device_unregister(pm->x);
+	dmc_driver_unregister(&pm->drv);
+	dmc_bus_unregister(&pm->bus);
+}
+
 static struct kunit_case dmcfs_test_cases[] = {
 	KUNIT_CASE(dmcfs_delete_waits_for_show_in_flight),
 	KUNIT_CASE(dmcfs_delete_with_files_open_does_not_wait),
 	KUNIT_CASE(dmcfs_store_and_modes),
+	KUNIT_CASE(dmcfs_empty_write_stores_nothing),
+	KUNIT_CASE(dmcfs_power_state_store_races_deletion_in_suspend),
 	KUNIT_CASE(dmcfs_notify_marks_polled_file),
 	KUNIT_CASE(dmcfs_notify_races_open_and_close),
 	{}

@@ -20,6 +20,9 @@
 #   BENCH_SCEN    scenarios (default "devices bind bindkey lookup events")
 #   BENCH_MIRROR  0: no pass with the mirror on (default 1)
 #   BENCH_PHASES  sizes for the phase-clock runs (default 100000)
+#   BENCH_WALK    N for the walk of the tree and of real sysfs, with the
+#                 memory before and after it (default the largest of
+#                 BENCH_NS; 0: none)
 #   BENCH_MEM     guest memory (default 4G); BENCH_TIMEOUT seconds (3600)
 # Output also goes to .build/bench/: guest.log (raw result lines) and
 # console.log (the guest kernel's log).
@@ -38,9 +41,11 @@ moddir=$("$DMC_ROOT/scripts/build-modules.sh" release)
 [ -f "$moddir/bench/dmc_bench.ko" ] || die "no bench/dmc_bench.ko in $moddir"
 gcc -O2 -Wall -static -o "$out/evread" "$DMC_ROOT/bench/evread.c" ||
 	die "cannot build bench/evread.c"
+gcc -O2 -Wall -static -o "$out/walk" "$DMC_ROOT/bench/walk.c" ||
+	die "cannot build bench/walk.c"
 
 envs=()
-for v in BENCH_NS BENCH_BIG BENCH_REPS BENCH_CHAIN BENCH_SCEN BENCH_MIRROR BENCH_PHASES; do
+for v in BENCH_NS BENCH_BIG BENCH_REPS BENCH_CHAIN BENCH_SCEN BENCH_MIRROR BENCH_PHASES BENCH_WALK; do
 	[ -n "${!v+set}" ] && envs+=(--env "$v=${!v}")
 done
 
@@ -48,9 +53,9 @@ log "booting the release kernel; the guest prints progress as it goes"
 start=$(date +%s)
 set +e
 "$DMC_ROOT/scripts/vm.sh" --kernel release --modules "$moddir" \
-	--script "$DMC_ROOT/bench/guest-bench.sh" --add "$out/evread" \
+	--script "$DMC_ROOT/bench/guest-bench.sh" --add "$out/evread" --add "$out/walk" \
 	--mem "${BENCH_MEM:-4G}" --timeout "${BENCH_TIMEOUT:-3600}" \
-	--log "$out/console.log" "${envs[@]}" | tee "$out/guest.log" | grep --line-buffered -v '^[RE] '
+	--log "$out/console.log" "${envs[@]}" | tee "$out/guest.log" | grep --line-buffered -v '^[REW] '
 rc=${PIPESTATUS[0]}
 set -e
 log "guest finished in $(( $(date +%s) - start ))s with status $rc"

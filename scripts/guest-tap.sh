@@ -39,7 +39,7 @@ for ko in "$DMC_MODDIR"/*.ko; do
 	fi
 done
 if dmc_loaded dmcore; then
-	if ! rmmod dmcore; then
+	if ! dmc_rmmod; then
 		# Say who holds it: a process with a file of the tree open, or the
 		# module's own count (a reference leaked in the kernel).
 		echo "dmcore refcnt: $(cat /sys/module/dmcore/refcnt 2>/dev/null)"

@@ -31,10 +31,21 @@ struct dmc_uevent_env;
  * struct dmc_attribute - a named value of a kobject, shown as a file
  * @name: file name; must not contain '/'
  * @mode: permission bits of the file (0444, 0644, 0200...)
+ * @break_active: its store runs without the tree's active reference on
+ *	the object, holding a reference on the object instead, as a kernfs
+ *	store does after kernfs_break_active_protection(): for a store
+ *	that may delete objects, its own included, or wait for a deletion
+ *	(power/state, a driver's bind and unbind, a bus's drivers_probe run
+ *	callbacks that may); a deletion then does not wait for it. The
+ *	store's code and data must be kept alive by other means (the core's
+ *	driver and bus stores are drained by the unregistration of their
+ *	driver or bus; power/state is dmcore's own code, which a mounted
+ *	tree keeps loaded). Not in Linux's struct attribute.
  */
 struct dmc_attribute {
 	const char *name;
 	umode_t mode;
+	bool break_active;
 };
 
 /**

@@ -185,7 +185,7 @@ check "platform: no shadow of device 3" \
 # ---- coldplug while real devices come and go -------------------------------------
 check "churn: insmod dmc_test_platform" insmod "$DMC_MODDIR/dmc_test_platform.ko"
 check "churn: register the real driver" sh -c "echo 1 >$PLAT/add_driver"
-check "churn: rmmod dmcore" rmmod dmcore
+check "churn: rmmod dmcore" dmc_rmmod
 (
 	i=0
 	while [ ! -e /tmp/churn.stop ]; do
@@ -208,7 +208,7 @@ check "churn: rmmod dmc_test_platform" rmmod dmc_test_platform
 check "churn: after the module: the shadow equals real sysfs" oracle
 
 # ---- the "bridge" parameter ------------------------------------------------------
-check "param: rmmod dmcore with shadows present" rmmod dmcore
+check "param: rmmod dmcore with shadows present" dmc_rmmod
 check "param: bridge=usb is refused" sh -c "! insmod $DMC_MODDIR/dmcore.ko bridge=usb"
 check "param: the refusal names the bus" sh -c "dmesg | grep -q \"unknown bus 'usb'\""
 check "param: nothing left after the refusal" test ! -e "$DMC_DIR"
@@ -216,11 +216,11 @@ check "param: bridge= (off) loads" insmod "$DMC_MODDIR/dmcore.ko" bridge=
 check "param: off: no shadow bus pci" test ! -e "$DMC_DIR/bus/pci"
 check "param: off: no shadow bus platform" test ! -e "$DMC_DIR/bus/platform"
 check "param: off: settle is harmless" sh -c "echo settle >$DMC_DIR/control"
-check "param: rmmod" rmmod dmcore
+check "param: rmmod" dmc_rmmod
 check "param: bridge=pci loads" insmod "$DMC_MODDIR/dmcore.ko" bridge=pci
 check "param: pci only: the shadow equals real sysfs" oracle pci
 check "param: pci only: no shadow bus platform" test ! -e "$DMC_DIR/bus/platform"
-check "param: rmmod" rmmod dmcore
+check "param: rmmod" dmc_rmmod
 check "param: default again" insmod "$DMC_MODDIR/dmcore.ko"
 check "param: default: the shadow equals real sysfs" oracle
 

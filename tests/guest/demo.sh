@@ -308,6 +308,9 @@ scene_unload() {
 	dmc_say "On unload dmcore releases every object and counts those whose" \
 		"reference count never reached zero; it should say 0:"
 	echo
+	dmc_say "The tree is a filesystem mounted on first use; it holds the module:" \
+		"unmount it (it also expires by itself after some idle seconds), then unload."
+	dmc_run umount "$DMC_DIR"
 	dmc_run rmmod dmcore || return 1
 	echo "# dmesg | grep dmcore"
 	dmesg | grep 'dmcore' | grep -v 'taints kernel\|verification failed' | sed 's/^/    /'

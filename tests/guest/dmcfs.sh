@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest script: the filesystem "dmcore" (dmcfs.c, issue 13 steps 3 and
-# 4), mounted with "mount -t dmcore", beside the debugfs mirror. The same
-# tree: every directory, file and link (links resolved to the same
-# relative targets), every readable attribute with the same contents;
+# Guest script: the filesystem "dmcore" (dmcfs.c, issue 13), mounted
+# with "mount -t dmcore" beside its automount at /sys/kernel/debug/dmcore
+# (one superblock, two mounts). The same tree in both: every directory,
+# file and link (links resolved to the same relative targets), every
+# readable attribute with the same contents;
 # a directory listed only when someone looks; objects removed and added
 # while it is mounted; a file held open across its object's removal
 # (its snapshot, once read, stays; a new open fails); writes: uevent,
@@ -67,9 +68,9 @@ fi
 listing "$DMC_DIR" >$T/mirror
 listing $M >$T/fs
 if cmp -s $T/mirror $T/fs; then
-	ok "the same tree as the mirror ($(wc -l <$T/fs) entries)"
+	ok "the same tree as the automount ($(wc -l <$T/fs) entries)"
 else
-	notok "the tree differs from the mirror"
+	notok "the tree differs from the automount"
 	diff $T/mirror $T/fs | head -n 40 | sed 's/^/# /'
 fi
 
@@ -77,13 +78,13 @@ fi
 # the same code: tree_files.c; events blocks).
 grep '^f /[^/]*/' $T/fs | while read -r _ p; do
 	if [ "$(stat -c %a "$DMC_DIR$p")" != "$(stat -c %a "$M$p")" ]; then
-		echo "$p: mode $(stat -c %a "$DMC_DIR$p") in the mirror, $(stat -c %a "$M$p") here"
+		echo "$p: mode $(stat -c %a "$DMC_DIR$p") in the automount, $(stat -c %a "$M$p") here"
 	fi
 	[ "$(stat -c %a "$M$p")" = 200 ] && continue
 	a=$(timeout 2 cat "$DMC_DIR$p" 2>/dev/null; echo "status $?")
 	b=$(timeout 2 cat "$M$p" 2>/dev/null; echo "status $?")
 	if [ "$a" != "$b" ]; then
-		echo "$p: mirror '$a', dmcfs '$b'"
+		echo "$p: automount '$a', mount '$b'"
 	fi
 done >$T/attrdiff
 nread=$(grep -c '^f /[^/]*/' $T/fs)

@@ -79,7 +79,7 @@ else
 fi
 
 # Unload with whatever is left (nothing, after the teardown).
-if rmmod dmcore; then
+if dmc_rmmod; then
 	if dmesg | grep -q 'dmcore: unloaded, 0 objects leaked'; then
 		ok "fuzz: rmmod dmcore: unloaded, 0 objects leaked"
 	else

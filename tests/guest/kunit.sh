@@ -23,7 +23,7 @@ fail() { echo "DMC-FAIL: $*"; rc=1; }
 
 if [ -n "${DMC_RELEASE_DELAY_MS:-}" ]; then
 	echo "reloading dmcore.ko with release_delay_ms=$DMC_RELEASE_DELAY_MS"
-	if ! rmmod dmcore; then
+	if ! dmc_rmmod; then
 		fail "rmmod dmcore (before the reload)"
 		exit 1
 	fi
@@ -86,7 +86,7 @@ echo "KUnit: $n suite result(s) printed"
 if dmc_loaded dmcore_kunit; then
 	rmmod dmcore_kunit || fail "rmmod dmcore_kunit"
 fi
-rmmod dmcore || fail "rmmod dmcore"
+dmc_rmmod || fail "rmmod dmcore"
 
 echo "kmemleak: scanning (twice, 6 s apart)"
 dmc_kmemleak_report || fail "kmemleak report"

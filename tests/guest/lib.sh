@@ -15,6 +15,19 @@ DMC_DEBUGFS=/sys/kernel/debug
 DMC_DIR=$DMC_DEBUGFS/dmcore
 DMC_KMEMLEAK=$DMC_DEBUGFS/kmemleak
 
+# dmc_rmmod -- unload dmcore. The tree (the filesystem "dmcore", mounted
+# automatically at $DMC_DIR when first used) holds the module while it is
+# mounted, so unmount it first; with a file of the tree open the umount
+# is refused, and so is the rmmod.
+dmc_rmmod() {
+	umount "$DMC_DIR" 2>/dev/null
+	rmmod dmcore 2>/dev/null && return 0
+	# An automount the expiry worker took down is freed a tick later
+	# (a kernel thread's last mntput is deferred): once more.
+	sleep 0.3
+	rmmod dmcore
+}
+
 # dmc_heading TEXT -- a section heading for people reading the output.
 dmc_heading() {
 	echo

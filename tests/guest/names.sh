@@ -183,7 +183,7 @@ fi
 
 if want load; then
 	dmc_heading "a failing load never shows the tree"
-	check "rmmod dmcore" rmmod dmcore
+	check "rmmod dmcore" dmc_rmmod
 	# A reader that opens the events file whenever it exists and blocks
 	# there: a failing load must neither wait for it nor leave it with a
 	# file of a module that is gone.

@@ -25,7 +25,7 @@ wait_for() {
 }
 
 check "kernel is the stock one ($(uname -r))" test "$DMC_KERNEL" = stock
-check "rmmod dmcore (to load it after e1000)" rmmod dmcore
+check "rmmod dmcore (to load it after e1000)" dmc_rmmod
 check "insmod Debian's e1000.ko" insmod "$DMC_FILES/e1000.ko"
 check "e1000 binds $NIC" wait_for "$PCI/devices/$NIC/driver"
 check "insmod dmcore.ko: coldplug" insmod "$DMC_MODDIR/dmcore.ko"

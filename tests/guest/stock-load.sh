@@ -25,7 +25,7 @@ if [ -e "$DMC_DIR/events" ]; then
 fi
 
 echo "--- rmmod dmcore"
-rmmod dmcore || { echo "DMC-FAIL: rmmod dmcore"; rc=1; }
+dmc_rmmod || { echo "DMC-FAIL: rmmod dmcore"; rc=1; }
 dmc_loaded dmcore && { echo "DMC-FAIL: dmcore still loaded"; rc=1; }
 [ -e "$DMC_DIR" ] && { echo "DMC-FAIL: $DMC_DIR still there after rmmod"; rc=1; }
 dmesg | grep 'dmcore' | tail -n 5

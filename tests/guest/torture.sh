@@ -3,8 +3,9 @@
 #
 # Guest script: the torture run (torture/dmc_torture.c). Loads the torture
 # module for DURATION seconds (default 60) with THREADS workers (default 4)
-# while userspace readers walk and read the mirror under
-# /sys/kernel/debug/dmcore and the filesystem "dmcore" mounted beside it,
+# while userspace readers walk and read the tree under
+# /sys/kernel/debug/dmcore and the filesystem "dmcore" mounted beside it
+# (one superblock, two mounts), and a writer writes uevent through it,
 # and read its events file, then checks what the
 # module reported. Output is TAP. make check runs it as an integration test
 # (60 s); scripts/torture.sh (make torture) runs it for 10 minutes. The
@@ -83,7 +84,9 @@ mkdir -p $FS
 check "mount -t dmcore for a reader" mount -t dmcore none $FS
 (
 	while [ ! -e "$STOP" ]; do
-		find $FS -type f 2>/dev/null |
+		# Not the root's events (a read blocks for the next event)
+		# nor control.
+		find $FS -type f ! -name events ! -name control 2>/dev/null |
 			while read -r f && [ ! -e "$STOP" ]; do
 				cat "$f" >/dev/null 2>&1
 			done
@@ -91,6 +94,18 @@ check "mount -t dmcore for a reader" mount -t dmcore none $FS
 			while read -r f && [ ! -e "$STOP" ]; do
 				readlink "$f" >/dev/null 2>&1
 				ls "$f/" >/dev/null 2>&1
+			done
+		sleep 0.5
+	done
+) &
+readers="$readers $!"
+# A writer through it: "change" into every device's uevent, each store
+# under the object's active reference, racing its deletion.
+(
+	while [ ! -e "$STOP" ]; do
+		find $FS/devices -name uevent 2>/dev/null |
+			while read -r f && [ ! -e "$STOP" ]; do
+				printf change 2>/dev/null >"$f"
 			done
 		sleep 0.5
 	done
@@ -177,7 +192,7 @@ echo "# objects live after unload: $after"
 check "objects live after unload = before ($before)" test "$after" = "$before"
 [ "$after" = "$before" ] || sed 's/^/# stats: /' "$DMC_DIR/stats"
 if [ "${TORTURE_UNLOAD_CORE:-0}" = 1 ]; then
-	rmmod dmcore
+	dmc_rmmod
 	dmesg | grep -E 'dmcore: (LEAK|unloaded)' | sed 's/^/# /'
 fi
 
