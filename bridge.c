@@ -176,28 +176,40 @@ static void dmc_bridge_record_add(struct dmc_bridge_bus *bb, struct device *dev,
 /*
  * A bind (@name: the driver), unbind or removal of a recorded device.
  * A removal takes the record out of the map; the queued operation frees
- * it. A removal of an unrecorded device during the coldplug walk is
- * remembered, so that the walk does not import it afterwards.
+ * it. A removal during the coldplug walk is remembered, recorded device
+ * or not, so that the walk does not import it afterwards: the walk may
+ * hold the device already (its iterator took it before the real core
+ * took it off the bus list) and reach it only after this removal -- a
+ * device recorded by its add notification, then forgotten here, would
+ * otherwise be recorded again, its shadow made after its deletion and
+ * never deleted (seen in bridge.sh's churn, in CI).
  */
 static void dmc_bridge_record_op(struct dmc_bridge_bus *bb, struct device *dev,
 				 enum dmc_bridge_op op, const char *name)
 {
 	struct dmc_bridge_item *it = dmc_bridge_item_alloc(bb, op, name);
+	struct dmc_bridge_item *gone = NULL;
 	struct dmc_bridge_rec *rec;
 
-	if (!it) {
+	/* Cheap, and freed unused once the walk is over. */
+	if (op == DMC_BRIDGE_DEL)
+		gone = dmc_bridge_item_alloc(bb, op, NULL);
+	if (!it || (op == DMC_BRIDGE_DEL && !gone)) {
+		kfree(gone);
+		kfree(it);
 		dmc_bridge_lose(bb, dev, op == DMC_BRIDGE_DEL ? "removal" : "binding");
 		return;
 	}
 	spin_lock(&dmc_bridge_lock);
+	if (gone && dmc_bridge_coldplugging) {
+		gone->real = dev;
+		list_add_tail(&gone->node, &dmc_bridge_gone_list);
+		gone = NULL;
+	}
 	rec = dmc_bridge_rec_find(dev);
 	if (!rec) {
-		if (op == DMC_BRIDGE_DEL && dmc_bridge_coldplugging) {
-			it->real = dev;
-			list_add_tail(&it->node, &dmc_bridge_gone_list);
-			it = NULL;
-		}
 		spin_unlock(&dmc_bridge_lock);
+		kfree(gone);
 		kfree(it);
 		return;
 	}
@@ -206,6 +218,7 @@ static void dmc_bridge_record_op(struct dmc_bridge_bus *bb, struct device *dev,
 	it->rec = rec;
 	dmc_bridge_queue_locked(it);
 	spin_unlock(&dmc_bridge_lock);
+	kfree(gone);
 }
 
 /*
