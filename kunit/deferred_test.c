@@ -409,6 +409,12 @@ static void deferred_named_waiter_bound_by_another_driver(struct kunit *test)
 	a = df_waiter(test, &w, "a", b);
 	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
 	WRITE_ONCE(a->wait_dev, NULL);	/* a no longer needs b */
+	/*
+	 * Nor does it match d any more: e binds b too, which retries a from
+	 * the deferred worker, racing e's own walk to a; either way a must
+	 * end on e (it ended on d under kunit-delayed).
+	 */
+	WRITE_ONCE(a->want, NULL);
 	e = dmm_drv_alloc(test, w.b, "e");
 	e->match_ret = 1;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, e), 0);

@@ -601,6 +601,8 @@ static void dmcfs_power_state_store_races_deletion_in_suspend(struct kunit *test
 	dmc_device_unregister(pm->x);
 	dmc_driver_unregister(&pm->drv);
 	dmc_bus_unregister(&pm->bus);
+	/* x's release reads @pm: done before the test frees it (delayed release). */
+	dmc_kobject_flush_releases();
 }
 
 static struct kunit_case dmcfs_test_cases[] = {

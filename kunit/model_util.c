@@ -281,6 +281,7 @@ static int dmm_match(struct dmc_device *dev, const struct dmc_driver *drv)
 {
 	const struct dmm_drv *r = to_dmm_drv(drv);
 	struct dmm_dev *t = dmm_t(dev);
+	const char *want;
 
 	if (!t)
 		return 0;
@@ -290,7 +291,8 @@ static int dmm_match(struct dmc_device *dev, const struct dmc_driver *drv)
 		return r->match_ret;
 	if (t->match_ret)
 		return t->match_ret;
-	return t->want && !strcmp(t->want, drv->name);
+	want = READ_ONCE(t->want);	/* a test may clear it meanwhile */
+	return want && !strcmp(want, drv->name);
 }
 
 /* A keyed bus's key of @dev: the test's @key. */
