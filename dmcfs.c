@@ -11,7 +11,9 @@
  * groups), or a link (dmc_kobject_find_link()). Only an object someone
  * looked at has a node (struct dmcfs_node), found by the object's
  * address in a hash table, pointed at by the inodes made for it and freed
- * with the last of them; a node holds no reference on its object.
+ * with the last of them; a node holds no reference on its object. Unused
+ * dentries (and so their inodes and nodes) stay in the dcache until its
+ * shrinker frees them, as kernfs's do; each use revalidates them.
  *
  * Lifetime, as kernfs's active references: every callback that reaches
  * an object through a node takes an active reference on the node first
@@ -314,9 +316,15 @@ static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 	return valid;
 }
 
+/*
+ * Dentries stay cached once unused, as kernfs's: a walk over the tree
+ * pays each lookup once, and the dcache's shrinker (memory pressure,
+ * drop_caches) frees them with their inodes and nodes. A cached dentry
+ * is revalidated at every use, so one left by a removed object is
+ * dropped on its next lookup.
+ */
 static const struct dentry_operations dmcfs_dops = {
 	.d_revalidate = dmcfs_d_revalidate,
-	.d_delete = always_delete_dentry,
 };
 
 /* ---- readdir ----------------------------------------------------------------- */
