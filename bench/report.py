@@ -150,16 +150,18 @@ def main():
         """The real side timed next to dmcore without the mirror, if it was."""
         return get(c, "real", 0, n) or get(c, "real", None, n)
 
-    def paired(c, n):
-        """Median of real/dmcore over the second pass's interleaved pairs.
+    def paired(c, n, mirror=0):
+        """Median of real/dmcore over a pass's interleaved pairs.
 
         Rep k of the real side ran just before rep k of dmcore's, so each
         pair saw the host at the same speed; the host's drift between
         pairs (up to 40 % here) then cancels, which the ratio of the two
-        medians does not do. None without at least 3 pairs.
+        medians does not do. The second pass (@mirror 0: dmcore without
+        the tree) by default; @mirror 1: the first pass, the tree on.
+        None without at least 3 pairs.
         """
-        rr = groups.get((c, "real", 0, n), [])
-        dr = groups.get((c, "dmc", 0, n), [])
+        rr = groups.get((c, "real", 0 if mirror == 0 else None, n), [])
+        dr = groups.get((c, "dmc", mirror, n), [])
         real = {r["rep"]: per_op(r)[0] for r in rr}
         dmc = {r["rep"]: per_op(r)[0] for r in dr}
         if len(real) != len(rr) or len(dmc) != len(dr):
@@ -321,11 +323,23 @@ def main():
     goal(f"add+bind+del, real/dmcore with the tree (nobody looking), N={big}", b_on,
          ">= 1.2", b_on and b_on >= 1.2)
     # Issue 13: the tree on and nobody looking costs little against no tree.
+    # The two dmcore runs are minutes apart (a reload between them), and
+    # the host drifts meanwhile (the real side's own time moves by 10-40 %
+    # between the passes): each is taken against the real side timed
+    # beside it, in pairs, and the cost of the tree is the quotient of the
+    # two paired ratios. The raw quotient of dmcore's medians is beside it.
     t_on = get("bind", "dmc", 1, big)
     t_off = get("bind", "dmc", 0, big)
+    p_on, p_off = paired("bind", big, 1), paired("bind", big, 0)
+    t_raw = t_on / t_off if t_on and t_off else None
+    t_pair = p_off / p_on if p_on and p_off else None
+    t_v = t_pair if t_pair is not None else t_raw
     goal(f"add+bind+del, dmcore with the tree / without, N={big}",
-         t_on / t_off if t_on and t_off else None, "<= 1.2",
-         t_on and t_off and t_on / t_off <= 1.2, None, "ratio of the medians")
+         t_v, "<= 1.2", t_v and t_v <= 1.2,
+         t_raw if t_pair is not None else None,
+         "each pass's real/dmcore pairs (the host drifts between passes), "
+         "raw ratio of dmcore's medians" if t_pair is not None
+         else "ratio of the medians, too few pairs")
     m_on = get("devices", "dmc", 1, big, "mem_bytes_per_device")
     goal(f"memory per device, dmcore with the tree / real, N={big}",
          m_on / m_real if m_on and m_real else None, "<= 1",
@@ -355,16 +369,20 @@ def main():
     # The walk of the tree and of real sysfs (guest-bench.sh's walk_one).
     walk = {}
     for side in ("real", "dmc"):
-        ws = [x for x in walks if x.get("side") == side and x.get("errors") == 0]
+        # Real sysfs has files that refuse a read (power/autosuspend_delay_ms
+        # gives EIO without autosuspend): counted, not a failure there.
+        ws = [x for x in walks if x.get("side") == side and
+              (side == "real" or x.get("errors") == 0)]
         bad = [x for x in walks if x.get("side") == side and x.get("errors") != 0]
-        for x in bad:
-            fails.append("walk with errors: " + json.dumps(x))
+        if side == "dmc":
+            for x in bad:
+                fails.append("walk with errors: " + json.dumps(x))
         if not ws:
             continue
         n = ws[0]["n"]
         per = lambda k: statistics.median((x[k] - x["slab0"]) * 1024 / n for x in ws)
         walk[side] = {"n": n, "reps": len(ws), "dirs": ws[0]["dirs"], "files": ws[0]["files"],
-                      "links": ws[0]["links"],
+                      "links": ws[0]["links"], "errors": ws[0]["errors"],
                       "walk_ms": statistics.median(x["ns"] for x in ws) / 1e6,
                       "bytes_per_device_held": per("held"),
                       "bytes_per_device_walked": per("walked"),
@@ -376,8 +394,11 @@ def main():
         for side, label in (("real", "real sysfs"), ("dmc", "dmcore's tree")):
             x = walk.get(side)
             if x:
-                out.append(f"  {label:14} N={x['n']:,}: {x['dirs']:,} dirs, {x['files']:,} files, "
-                           f"{x['links']:,} links in {x['walk_ms']:,.1f} ms; held "
+                entries = x["dirs"] + x["files"] + x["links"]
+                out.append(f"  {label:14} N={x['n']:,}: {x['dirs']:,} dirs, {x['files']:,} files "
+                           f"({x['errors']:,} unreadable), "
+                           f"{x['links']:,} links in {x['walk_ms']:,.1f} ms "
+                           f"({x['walk_ms'] * 1e6 / entries:,.0f} ns per entry); held "
                            f"{x['bytes_per_device_held']:,.0f}, after the walk "
                            f"{x['bytes_per_device_walked']:,.0f}, after drop_caches "
                            f"{x['bytes_per_device_dropped']:,.0f}")
@@ -389,9 +410,12 @@ def main():
              f"without the tree, N={wn}", d / m_off_w if m_off_w else None, "<= 1.2",
              m_off_w and d / m_off_w <= 1.2, None, "medians")
         if "real" in walk:
+            def per_entry(x):
+                return x["walk_ms"] / (x["dirs"] + x["files"] + x["links"])
             goal(f"walk of the tree, real sysfs's time / dmcore's, N={wn}",
                  walk["real"]["walk_ms"] / walk["dmc"]["walk_ms"], "reported",
-                 True, None, "medians")
+                 True, per_entry(walk["real"]) / per_entry(walk["dmc"]),
+                 "medians of the whole walks; per entry beside it")
     out.append("")
     out.append("goals (from the issue):")
     for g in goals:
