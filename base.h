@@ -155,6 +155,7 @@
 #include <linux/printk.h>
 #include <linux/bug.h>
 #include <linux/ratelimit.h>
+#include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
 #include <linux/jump_label.h>
@@ -163,6 +164,7 @@
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
 #include <dmcore/device.h>
+#include <dmcore/devres.h>
 #include <dmcore/phase.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
@@ -533,6 +535,8 @@ struct dmc_driver_private {
  *	dmc_device_add()). Waiters for a deletion wait on its address.
  * @ready_to_probe: dmc_device_add() sent "add" and offers the device to
  *	drivers; no probe before (the device lock)
+ * @devres_lock: a spinlock (interrupts off) over @devres_head
+ * @devres_head: the managed resources (devres.c), oldest first
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -556,6 +560,8 @@ struct dmc_device_private {
 	bool put_misused;
 	bool registered;
 	bool ready_to_probe;
+	spinlock_t devres_lock;		/* @devres_head */
+	struct list_head devres_head;
 };
 
 /*
@@ -586,6 +592,10 @@ int dmc_devices_init(void);
 void dmc_devices_exit(void);
 void dmc_device_release(struct dmc_kobject *kobj);	/* the ktype's release */
 int dmc_device_private_init(struct dmc_device *dev);
+
+/* devres.c */
+bool dmc_devres_any(struct dmc_device *dev);
+ssize_t dmc_devres_show(struct dmc_device *dev, char *buf);
 
 /* device_sysfs.c */
 void dmc_device_add_links(struct dmc_device *dev);	/* dmc_device_add()'s step */

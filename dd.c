@@ -121,6 +121,12 @@ static int dmc_really_probe_check(struct dmc_device *dev, struct dmc_driver *drv
 		return -ENODEV;
 	if (dev->driver)
 		return -EBUSY;
+	/* They would be released with a binding they do not belong to. */
+	if (dmc_devres_any(dev)) {
+		pr_err_ratelimited("dmcore: cannot probe '%s': it has managed resources from before its probe\n",
+				   dev->kobj.name);
+		return -EBUSY;
+	}
 	/* The driver's link to @dev would take the name of one of its files. */
 	if (dmc_kobject_name_reserved(&drv->p->kobj, dev->kobj.name)) {
 		pr_err_ratelimited("dmcore: cannot bind '%s' to '%s': the driver has a file of that name\n",
@@ -144,9 +150,10 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return 0;
 }
 
-/* The probe failed: @dev has no driver again. */
+/* The probe failed: its resources go, and @dev has no driver again. */
 static void dmc_probe_failed(struct dmc_device *dev)
 {
+	dmc_devres_release_all(dev);
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DRIVER_NOT_BOUND);
@@ -678,6 +685,8 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 		dev->bus->remove(dev);
 	else if (drv->remove)
 		drv->remove(dev);
+	/* What the driver acquired for the binding, newest first, as Linux. */
+	dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);
 	/* Off the list first: the derived "driver" link follows it (walk_links). */
 	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);

@@ -51,6 +51,9 @@ void dmc_device_release(struct dmc_kobject *kobj)
 	struct dmc_device *dev = to_dmc_device(kobj);
 	struct dmc_device_private *p = dev->p;
 
+	/* Resources added outside a binding: released while @dev is whole. */
+	if (p)
+		dmc_devres_release_all(dev);
 	/* Order as in Linux: the device's own, its type's, its class's. */
 	if (dev->release)
 		dev->release(dev);
@@ -88,6 +91,8 @@ int dmc_device_private_init(struct dmc_device *dev)
 	INIT_LIST_HEAD(&p->dpm_entry);
 	INIT_LIST_HEAD(&p->suppliers);
 	INIT_LIST_HEAD(&p->consumers);
+	spin_lock_init(&p->devres_lock);
+	INIT_LIST_HEAD(&p->devres_head);
 	p->power_state = DMC_POWER_ON;
 	p->device = dev;
 	dev->p = p;

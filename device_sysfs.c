@@ -87,8 +87,17 @@ static struct dmc_device_attribute dmc_dev_attr_state = {
 	.store = state_store,
 };
 
+/* devres: the managed resources (devres.c), oldest first: "name size". */
+static ssize_t devres_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			   char *buf)
+{
+	return dmc_devres_show(dev, buf);
+}
+static DMC_DEVICE_ATTR(devres, 0444, devres_show, NULL);
+
 static struct dmc_attribute *dmc_device_core_attrs[] = {
 	&dmc_dev_attr_uevent.attr,
+	&dmc_dev_attr_devres.attr,
 	NULL,
 };
 

@@ -5,47 +5,56 @@
  *
  * The driver finds its bus by name, so it does not depend on the bus
  * module's symbols and the two modules unload in either order. Each bound
- * device gets per-device state from probe, freed by remove: what a real
- * driver keeps in dev->driver_data.
+ * device gets per-device state from probe: what a real driver keeps in
+ * dev->driver_data. All of it is managed (devres, include/dmcore/devres.h):
+ * the state and a label are allocated for the device, and an action logs
+ * the unbind, so the driver needs no remove; the core releases them,
+ * newest first, after the binding ends (or when a probe fails). The
+ * device's "devres" file in the tree lists them while it is bound.
  */
 
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <dmcore/device.h>
+#include <dmcore/devres.h>
 
 struct widget_state {
 	unsigned int serial;
+	const char *label;
 };
 
 static unsigned int widget_next_serial;
+
+/* A managed action: runs first when the binding ends (added last). */
+static void widget_unbound(void *data)
+{
+	struct widget_state *st = data;
+
+	pr_info("dmc_sample_driver: unbound %s (serial %u)\n", st->label,
+		st->serial);
+}
 
 static int widget_probe(struct dmc_device *dev)
 {
 	struct widget_state *st;
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = dmc_devm_kzalloc(dev, sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
 	st->serial = ++widget_next_serial;
+	st->label = dmc_devm_kasprintf(dev, GFP_KERNEL, "%s#%u", dmc_dev_name(dev),
+				       st->serial);
+	if (!st->label)
+		return -ENOMEM;	/* the core frees @st */
 	dmc_dev_set_drvdata(dev, st);
 	pr_info("dmc_sample_driver: bound %s (serial %u)\n", dmc_dev_name(dev),
 		st->serial);
-	return 0;
-}
-
-static void widget_remove(struct dmc_device *dev)
-{
-	struct widget_state *st = dmc_dev_get_drvdata(dev);
-
-	pr_info("dmc_sample_driver: unbound %s (serial %u)\n", dmc_dev_name(dev),
-		st->serial);
-	kfree(st);
+	return dmc_devm_add_action_or_reset(dev, widget_unbound, st);
 }
 
 static struct dmc_driver widget_driver = {
 	.name = "widget",
 	.probe = widget_probe,
-	.remove = widget_remove,
 };
 
 static int __init widget_init(void)

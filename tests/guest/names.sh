@@ -149,7 +149,7 @@ if want names; then
 	r=$(wr $N/drivers_autoprobe 0)
 	[ "$r" = OK ] || notok "set-up: drivers_autoprobe 0: $r"
 	must "device add p0 bus=nb attr=color=red"
-	for c in driver subsystem power uevent color; do
+	for c in driver subsystem power uevent devres color; do
 		expect "$EEXIST" "a child of p0 called $c" "device add $c parent=/devices/p0"
 	done
 	check "p0 keeps its uevent file" test -f "$D/p0/uevent"

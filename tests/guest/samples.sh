@@ -31,10 +31,23 @@ for order in driver-first bus-first; do
 	check "$order: widget0 bound" bound_now widget0
 	check "$order: widget1 bound" bound_now widget1
 	if bound_now gadget0; then notok "$order: gadget0 unbound (no gadget driver)"; else ok "$order: gadget0 unbound (no gadget driver)"; fi
+	# The driver's managed resources, oldest first: its state, its label,
+	# the action that logs the unbind (devres.c, the device's devres file).
+	W0=$DMC_DIR/devices/sample-root/widget0
+	check "$order: widget0's devres lists state, label and action" \
+		test "$(cut -d' ' -f1 "$W0/devres" | tr '\n' ' ')" = "devm_kmalloc devm_kmalloc widget_unbound "
+	check "$order: widget0's first resource is its 16-byte state" \
+		test "$(sed -n 1p "$W0/devres")" = "devm_kmalloc 16"
+	check "$order: gadget0 (unbound) has no managed resources" \
+		test -z "$(cat "$DMC_DIR/devices/sample-root/gadget0/devres")"
 
 	if [ $order = driver-first ]; then
 		check "$order: rmmod dmc_sample_driver" rmmod dmc_sample_driver
 		if bound_now widget0; then notok "$order: widget0 unbound by driver removal"; else ok "$order: widget0 unbound by driver removal"; fi
+		check "$order: widget0's resources released at the unbind" \
+			test -z "$(cat "$W0/devres")"
+		check "$order: the managed action logged the unbind" \
+			sh -c "dmesg | grep -q 'dmc_sample_driver: unbound widget0#'"
 		check "$order: rmmod dmc_sample_bus" rmmod dmc_sample_bus
 	else
 		check "$order: rmmod dmc_sample_bus (driver still loaded)" rmmod dmc_sample_bus

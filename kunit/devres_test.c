@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: managed resources (devres.c). A driver's resources are released
+ * newest first after its remove and when its probe fails; resources from
+ * before a probe refuse it and are released at the device's last put; the
+ * lookup calls; misuse on a device never added; and resources added by
+ * other threads while the binding ends, each released exactly once.
+ *
+ * One bus and one driver of this file's, whose probe runs what the case
+ * asks (dvt_cur).
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <dmcore/bus.h>
+#include <dmcore/device.h>
+#include <dmcore/devres.h>
+#include <dmcore/driver.h>
+#include <dmcore/kobject.h>
+
+#define DVT_MAX_LOG	16
+
+struct dvt {
+	struct dmc_bus_type bus;
+	struct dmc_driver drv;
+	struct dmc_device *dev;
+	int (*probe)(struct dvt *t, struct dmc_device *dev);
+	char *mem;				/* what the probe allocated */
+	int log[DVT_MAX_LOG];			/* actions run, in order */
+	atomic_t nlog;
+	struct completion released;
+};
+
+static struct dvt *dvt_cur;
+
+struct dvt_act {
+	struct dvt *t;
+	int id;
+};
+
+static void dvt_action(void *data)
+{
+	struct dvt_act *a = data;
+	int n = atomic_inc_return(&a->t->nlog) - 1;
+
+	if (n < DVT_MAX_LOG)
+		a->t->log[n] = a->id;
+}
+
+static int dvt_match(struct dmc_device *dev, const struct dmc_driver *drv)
+{
+	return 1;
+}
+
+static int dvt_probe(struct dmc_device *dev)
+{
+	struct dvt *t = dvt_cur;
+
+	return t->probe ? t->probe(t, dev) : 0;
+}
+
+static void dvt_release(struct dmc_device *dev)
+{
+	complete(&dvt_cur->released);
+	kfree(dev);
+}
+
+static struct dvt *dvt_world(struct kunit *test, bool with_driver)
+{
+	struct dvt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	dvt_cur = t;
+	init_completion(&t->released);
+	atomic_set(&t->nlog, 0);
+	t->bus.name = "dvt_bus";
+	t->bus.match = dvt_match;
+	t->drv.name = "dvt_drv";
+	t->drv.bus = &t->bus;
+	t->drv.probe = dvt_probe;
+	KUNIT_ASSERT_EQ(test, dmc_bus_register(&t->bus), 0);
+	if (with_driver)
+		KUNIT_ASSERT_EQ(test, dmc_driver_register(&t->drv), 0);
+	return t;
+}
+
+/* Add the test's device; it binds if the driver is there. */
+static struct dmc_device *dvt_dev(struct kunit *test, struct dvt *t)
+{
+	struct dmc_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dmc_device_initialize(dev);
+	dev->bus = &t->bus;
+	dev->release = dvt_release;
+	KUNIT_ASSERT_EQ(test, dmc_device_set_name(dev, "dvt0"), 0);
+	KUNIT_ASSERT_EQ(test, dmc_device_add(dev), 0);
+	t->dev = dev;
+	return dev;
+}
+
+/* Unregister the device and wait for its release, then the rest. */
+static void dvt_done(struct kunit *test, struct dvt *t, bool driver)
+{
+	if (t->dev) {
+		dmc_device_unregister(t->dev);
+		dmc_kobject_flush_releases();
+		KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&t->released, 10 * HZ));
+	}
+	if (driver)
+		dmc_driver_unregister(&t->drv);
+	dmc_bus_unregister(&t->bus);
+	dmc_kobject_flush_releases();
+}
+
+static struct dvt_act *dvt_act(struct kunit *test, struct dvt *t, int id)
+{
+	struct dvt_act *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->t = t;
+	a->id = id;
+	return a;
+}
+
+static struct dvt_act *dvt_acts;	/* three, for the probes below */
+
+/* Memory, then actions 1, 2, 3. */
+static int dvt_probe_three(struct dvt *t, struct dmc_device *dev)
+{
+	int i;
+
+	t->mem = dmc_devm_kasprintf(dev, GFP_KERNEL, "%s-%d", "mem", 7);
+	if (!t->mem)
+		return -ENOMEM;
+	for (i = 0; i < 3; i++) {
+		int err = dmc_devm_add_action(dev, dvt_action, &dvt_acts[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int dvt_probe_three_then_fail(struct dvt *t, struct dmc_device *dev)
+{
+	int err = dvt_probe_three(t, dev);
+
+	return err ?: -EIO;
+}
+
+static void dvt_three_acts(struct kunit *test, struct dvt *t)
+{
+	int i;
+
+	dvt_acts = kunit_kcalloc(test, 3, sizeof(*dvt_acts), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dvt_acts);
+	for (i = 0; i < 3; i++) {
+		dvt_acts[i].t = t;
+		dvt_acts[i].id = i + 1;
+	}
+}
+
+static void devres_released_newest_first_after_remove(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, true);
+	struct dmc_device *dev;
+
+	dvt_three_acts(test, t);
+	t->probe = dvt_probe_three;
+	dev = dvt_dev(test, t);
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(dev));
+	KUNIT_EXPECT_STREQ(test, t->mem, "mem-7");
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 0);
+
+	dmc_device_release_driver(dev);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(dev));
+	KUNIT_ASSERT_EQ(test, atomic_read(&t->nlog), 3);
+	KUNIT_EXPECT_EQ(test, t->log[0], 3);
+	KUNIT_EXPECT_EQ(test, t->log[1], 2);
+	KUNIT_EXPECT_EQ(test, t->log[2], 1);
+	/* Nothing left for another call. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 0);
+	dvt_done(test, t, true);
+}
+
+static void devres_released_when_probe_fails(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, true);
+	struct dmc_device *dev;
+
+	dvt_three_acts(test, t);
+	t->probe = dvt_probe_three_then_fail;
+	dev = dvt_dev(test, t);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(dev));
+	KUNIT_EXPECT_NULL(test, dev->driver);
+	KUNIT_ASSERT_EQ(test, atomic_read(&t->nlog), 3);
+	KUNIT_EXPECT_EQ(test, t->log[0], 3);
+	KUNIT_EXPECT_EQ(test, t->log[2], 1);
+	/* Nothing left from the failed probe: the next one is not refused. */
+	t->probe = NULL;
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(dev), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(dev));
+	dvt_done(test, t, true);
+}
+
+/*
+ * Resources from before any probe refuse the probe (they would go with a
+ * binding they are not part of) and are released at the last put.
+ */
+static void devres_before_probe_refuses_it_and_goes_at_release(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *a = dvt_act(test, t, 9);
+
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, a), 0);
+	KUNIT_ASSERT_EQ(test, dmc_driver_register(&t->drv), 0);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_bound(dev));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 0);
+	dmc_device_unregister(dev);
+	t->dev = NULL;
+	dmc_kobject_flush_releases();
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&t->released, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	KUNIT_EXPECT_EQ(test, t->log[0], 9);
+	dvt_done(test, t, true);
+}
+
+static void dvt_res_release(struct dmc_device *dev, void *res)
+{
+	int *v = res;
+
+	dvt_cur->log[atomic_inc_return(&dvt_cur->nlog) - 1] = *v;
+}
+
+/* A release function no resource has. */
+static void dvt_action_release_never(struct dmc_device *dev, void *res)
+{
+}
+
+static int dvt_res_match(struct dmc_device *dev, void *res, void *data)
+{
+	return *(int *)res == *(int *)data;
+}
+
+static int *dvt_res(struct dmc_device *dev, int v)
+{
+	int *r = dmc_devres_alloc(dvt_res_release, sizeof(int), GFP_KERNEL);
+
+	if (r) {
+		*r = v;
+		dmc_devres_add(dev, r);
+	}
+	return r;
+}
+
+static void devres_find_get_remove_destroy_release(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	int *r1, *r2, *n, *got, one = 1, two = 2, three = 3;
+
+	r1 = dvt_res(dev, 1);
+	r2 = dvt_res(dev, 2);
+	KUNIT_ASSERT_TRUE(test, r1 && r2);
+	/* Without a match: the newest. */
+	KUNIT_EXPECT_PTR_EQ(test, dmc_devres_find(dev, dvt_res_release, NULL, NULL), r2);
+	KUNIT_EXPECT_PTR_EQ(test, dmc_devres_find(dev, dvt_res_release, dvt_res_match, &one), r1);
+	KUNIT_EXPECT_NULL(test, dmc_devres_find(dev, dvt_res_release, dvt_res_match, &three));
+	KUNIT_EXPECT_NULL(test, dmc_devres_find(dev, dvt_action_release_never, NULL, NULL));
+
+	/* get: an existing one wins and the new one is freed. */
+	n = dmc_devres_alloc(dvt_res_release, sizeof(int), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	*n = 2;
+	got = dmc_devres_get(dev, n, dvt_res_match, &two);
+	KUNIT_EXPECT_PTR_EQ(test, got, r2);
+	n = dmc_devres_alloc(dvt_res_release, sizeof(int), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	*n = 3;
+	got = dmc_devres_get(dev, n, dvt_res_match, &three);
+	KUNIT_EXPECT_PTR_EQ(test, got, n);
+
+	/* remove: the caller's again, unreleased. */
+	got = dmc_devres_remove(dev, dvt_res_release, dvt_res_match, &one);
+	KUNIT_EXPECT_PTR_EQ(test, got, r1);
+	dmc_devres_free(got);
+	KUNIT_EXPECT_EQ(test, dmc_devres_destroy(dev, dvt_res_release, dvt_res_match, &one),
+			-ENOENT);
+	/* destroy: freed unreleased; release: released and freed. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_destroy(dev, dvt_res_release, dvt_res_match, &three), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 0);
+	KUNIT_EXPECT_EQ(test, dmc_devres_release(dev, dvt_res_release, dvt_res_match, &two), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	KUNIT_EXPECT_EQ(test, t->log[0], 2);
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 0);
+	dvt_done(test, t, false);
+}
+
+static void devm_memory_and_actions_by_hand(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *a = dvt_act(test, t, 1), *b = dvt_act(test, t, 2);
+	unsigned long misuse;
+	char *s, *z;
+
+	s = dmc_devm_kstrdup(dev, "abc", GFP_KERNEL);
+	KUNIT_EXPECT_STREQ(test, s, "abc");
+	z = dmc_devm_kzalloc(dev, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, z);
+	KUNIT_EXPECT_NULL(test, memchr_inv(z, 0, 64));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)z, ARCH_KMALLOC_MINALIGN));
+	dmc_devm_kfree(dev, z);
+	KUNIT_EXPECT_NULL(test, dmc_devm_kmalloc(dev, 0, GFP_KERNEL));
+
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, a), 0);
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, b), 0);
+	dmc_devm_remove_action(dev, dvt_action, a);	/* forgotten, not run */
+	dmc_devm_release_action(dev, dvt_action, b);	/* run now */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	KUNIT_EXPECT_EQ(test, t->log[0], 2);
+	misuse = dmc_misuse_count();
+	dmc_devm_remove_action(dev, dvt_action, a);	/* not there any more */
+	dmc_devm_kfree(dev, t);				/* not managed memory */
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 2);
+	/* Only the string is left. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	dvt_done(test, t, false);
+}
+
+/* A device never added has no list: refused, counted, nothing leaks. */
+static void devres_on_a_device_never_added(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dvt_act *a = dvt_act(test, t, 5);
+	struct dmc_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	unsigned long misuse = dmc_misuse_count();
+	int *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dmc_device_initialize(dev);
+	dev->release = dvt_release;
+	KUNIT_EXPECT_NULL(test, dmc_devm_kzalloc(dev, 8, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, dmc_devm_add_action_or_reset(dev, dvt_action, a), -EINVAL);
+	/* _or_reset ran the action at once. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	r = dmc_devres_alloc(dvt_res_release, sizeof(int), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	dmc_devres_add(dev, r);				/* freed, unreleased */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 3);
+	KUNIT_EXPECT_NULL(test, dmc_devm_kzalloc(NULL, 8, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, dmc_devm_add_action(NULL, dvt_action, a), -EINVAL);
+	dmc_device_put(dev);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&t->released, 10 * HZ));
+	dvt_done(test, t, false);
+}
+
+/* ---- resources added while the binding ends ------------------------------ */
+
+#define DVT_ADDERS	2
+#define DVT_PER_ADDER	300
+
+struct dvt_race {
+	struct dmc_device *dev;
+	atomic_t added, run;
+	atomic_t runs[DVT_ADDERS * DVT_PER_ADDER];	/* per action: times run */
+	struct completion some_added;
+	struct completion done[DVT_ADDERS];
+	int index[DVT_ADDERS * DVT_PER_ADDER];
+	int first[DVT_ADDERS];
+};
+
+static struct dvt_race *dvt_race_cur;
+
+static void dvt_race_action(void *data)
+{
+	int *i = data;
+
+	atomic_inc(&dvt_race_cur->runs[*i]);
+	atomic_inc(&dvt_race_cur->run);
+}
+
+static int dvt_adder(void *data)
+{
+	int *first = data, k;
+	struct dvt_race *r = dvt_race_cur;
+
+	for (k = 0; k < DVT_PER_ADDER; k++) {
+		int i = *first + k;
+
+		r->index[i] = i;
+		if (dmc_devm_add_action(r->dev, dvt_race_action, &r->index[i]))
+			break;
+		if (atomic_inc_return(&r->added) == DVT_PER_ADDER / 2)
+			complete(&r->some_added);
+		if (k % 16 == 0)
+			cond_resched();
+	}
+	complete(&r->done[*first / DVT_PER_ADDER]);
+	return 0;
+}
+
+/*
+ * Two threads add actions to a bound device while it is unbound: each
+ * action is run exactly once, either by the unbind (taken before) or by
+ * the device's last put (added after), none lost, none twice.
+ */
+static void devres_added_while_unbinding_each_released_once(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, true);
+	struct dvt_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *tk[DVT_ADDERS];
+	int i, twice = 0, never = 0, done = 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	dvt_race_cur = r;
+	init_completion(&r->some_added);
+	r->dev = dvt_dev(test, t);
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(r->dev));
+	for (i = 0; i < DVT_ADDERS; i++) {
+		init_completion(&r->done[i]);
+		r->first[i] = i * DVT_PER_ADDER;
+		tk[i] = kthread_run(dvt_adder, &r->first[i], "dvt_adder%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tk[i]));
+	}
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r->some_added, 10 * HZ));
+	dmc_device_release_driver(r->dev);	/* while they add */
+	for (i = 0; i < DVT_ADDERS; i++)
+		done &= !!wait_for_completion_timeout(&r->done[i], 10 * HZ);
+	KUNIT_ASSERT_TRUE(test, done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->added), DVT_ADDERS * DVT_PER_ADDER);
+	KUNIT_EXPECT_GT(test, atomic_read(&r->run), 0);	/* the unbind ran some */
+	dvt_done(test, t, true);			/* the last put, the rest */
+	for (i = 0; i < DVT_ADDERS * DVT_PER_ADDER; i++) {
+		twice += atomic_read(&r->runs[i]) > 1;
+		never += atomic_read(&r->runs[i]) == 0;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->run), DVT_ADDERS * DVT_PER_ADDER);
+	KUNIT_EXPECT_EQ(test, twice, 0);
+	KUNIT_EXPECT_EQ(test, never, 0);
+}
+
+static struct kunit_case devres_test_cases[] = {
+	KUNIT_CASE(devres_released_newest_first_after_remove),
+	KUNIT_CASE(devres_released_when_probe_fails),
+	KUNIT_CASE(devres_before_probe_refuses_it_and_goes_at_release),
+	KUNIT_CASE(devres_find_get_remove_destroy_release),
+	KUNIT_CASE(devm_memory_and_actions_by_hand),
+	KUNIT_CASE(devres_on_a_device_never_added),
+	KUNIT_CASE(devres_added_while_unbinding_each_released_once),
+	{}
+};
+
+static struct kunit_suite devres_test_suite = {
+	.name = "dmcore-devres",
+	.test_cases = devres_test_cases,
+};
+
+kunit_test_suites(&devres_test_suite);
