@@ -535,6 +535,9 @@ struct dmc_driver_private {
  *	dmc_device_add()). Waiters for a deletion wait on its address.
  * @ready_to_probe: dmc_device_add() sent "add" and offers the device to
  *	drivers; no probe before (the device lock)
+ * @deferred_msg: why the last probe deferred, in the driver's words
+ *	(dmc_dev_err_probe()), or NULL (dmc_deferred_mutex; cleared when a
+ *	probe begins)
  * @devres_lock: a spinlock (interrupts off) over @devres_head
  * @devres_head: the managed resources (devres.c), oldest first
  */
@@ -560,6 +563,7 @@ struct dmc_device_private {
 	bool put_misused;
 	bool registered;
 	bool ready_to_probe;
+	char *deferred_msg;
 	spinlock_t devres_lock;		/* @devres_head */
 	struct list_head devres_head;
 };
@@ -594,6 +598,7 @@ void dmc_device_release(struct dmc_kobject *kobj);	/* the ktype's release */
 int dmc_device_private_init(struct dmc_device *dev);
 
 /* devres.c */
+int __dmc_devres_release_all(struct dmc_device *dev);	/* no lock asserted */
 bool dmc_devres_any(struct dmc_device *dev);
 ssize_t dmc_devres_show(struct dmc_device *dev, char *buf);
 
@@ -702,6 +707,8 @@ bool __must_check dmc_deferred_trigger(const char *name, bool all_unnamed);
 struct dmc_device *dmc_deferred_next(void);
 void dmc_deferred_drop_driver(struct dmc_driver *drv);
 void dmc_clear_waits_for(struct dmc_device *dev);
+struct seq_file;
+void dmc_deferred_show(struct seq_file *m);	/* the tree's devices_deferred */
 
 /* link.c */
 

@@ -127,7 +127,9 @@ static int dmc_ctl_probe(struct dmc_device *dev)
 	case DMC_CTL_PROBE_DEFER:
 		if (dmc_ctl_available(dev, cd->waits_for))
 			return 0;
-		return dmc_probe_defer(dev, cd->waits_for);
+		/* Named, and said why: the tree's devices_deferred shows both. */
+		return dmc_dev_err_probe(dev, dmc_probe_defer(dev, cd->waits_for),
+					 "%s is not bound yet\n", cd->waits_for);
 	default:
 		return 0;
 	}

@@ -153,7 +153,7 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 /* The probe failed: its resources go, and @dev has no driver again. */
 static void dmc_probe_failed(struct dmc_device *dev)
 {
-	dmc_devres_release_all(dev);
+	__dmc_devres_release_all(dev);
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DRIVER_NOT_BOUND);
@@ -686,7 +686,7 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	else if (drv->remove)
 		drv->remove(dev);
 	/* What the driver acquired for the binding, newest first, as Linux. */
-	dmc_devres_release_all(dev);
+	__dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);
 	/* Off the list first: the derived "driver" link follows it (walk_links). */
 	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);

@@ -19,6 +19,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "base.h"
@@ -266,13 +267,69 @@ EXPORT_SYMBOL_GPL(dmc_probe_defer);
  */
 void dmc_clear_waits_for(struct dmc_device *dev)
 {
+	char *msg;
+
 	lockdep_assert_held(&dev->mutex);
-	if (!READ_ONCE(dev->p->waits_for))
+	if (!READ_ONCE(dev->p->waits_for) && !READ_ONCE(dev->p->deferred_msg))
 		return;
 	mutex_lock(&dmc_deferred_mutex);
 	dmc_deferred_set_waits_for(dev->p, NULL);
+	msg = dev->p->deferred_msg;
+	WRITE_ONCE(dev->p->deferred_msg, NULL);
 	mutex_unlock(&dmc_deferred_mutex);
+	kfree(msg);
 }
+
+/**
+ * dmc_dev_err_probe() - report a probe's error; a deferral's, record it
+ * @dev: the device being probed
+ * @err: the error the probe is about to return
+ * @fmt: printf-style message, then its arguments (a final newline is
+ *	dropped)
+ *
+ * Use as ``return dmc_dev_err_probe(dev, ret, "no clock %s\n", name);``.
+ * For -EPROBE_DEFER the message is kept, prefixed with the driver's name,
+ * as why the device is deferred: dmc_device_deferred_reason() and the
+ * tree's devices_deferred file show it until the next probe of the device
+ * begins (it may go with the device's memory if it never binds). Any other
+ * error is logged (rate-limited) with the device's name and @err.
+ *
+ * Context: from a probe callback (device lock held); may sleep.
+ * Return: @err.
+ */
+int dmc_dev_err_probe(const struct dmc_device *dev, int err, const char *fmt, ...)
+{
+	const struct dmc_driver *drv = dev ? READ_ONCE(dev->driver) : NULL;
+	struct va_format vaf;
+	char *msg, *old;
+	va_list args;
+	size_t len;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	msg = kasprintf(GFP_KERNEL, "%s%s%pV", drv ? drv->name : "", drv ? ": " : "",
+			&vaf);
+	va_end(args);
+	len = msg ? strlen(msg) : 0;
+	if (len && msg[len - 1] == '\n')
+		msg[len - 1] = '\0';
+	if (err != -EPROBE_DEFER || !dev || !dev->p) {
+		pr_err_ratelimited("dmcore: %s: error %d: %s\n",
+				   dev ? dev->kobj.name : "(no device)", err,
+				   msg ?: "(no memory for the message)");
+		kfree(msg);
+		return err;
+	}
+	pr_debug("dmcore: %s: deferred: %s\n", dev->kobj.name, msg ?: "");
+	mutex_lock(&dmc_deferred_mutex);
+	old = dev->p->deferred_msg;
+	WRITE_ONCE(dev->p->deferred_msg, msg);
+	mutex_unlock(&dmc_deferred_mutex);
+	kfree(old);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dmc_dev_err_probe);
 
 /**
  * dmc_device_is_deferred() - is the device waiting for a deferred retry?
@@ -311,12 +368,58 @@ const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
 	if (!dev || !dev->p)
 		return buf;
 	mutex_lock(&dmc_deferred_mutex);
-	if (dmc_deferred_listed(dev->p))
-		strscpy(buf, dev->p->waits_for ?: "unnamed", size);
+	if (dmc_deferred_listed(dev->p)) {
+		if (dev->p->deferred_msg)
+			snprintf(buf, size, "%s; %s", dev->p->waits_for ?: "unnamed",
+				 dev->p->deferred_msg);
+		else
+			strscpy(buf, dev->p->waits_for ?: "unnamed", size);
+	}
 	mutex_unlock(&dmc_deferred_mutex);
 	return buf;
 }
 EXPORT_SYMBOL_GPL(dmc_device_deferred_reason);
+
+/* One line of devices_deferred. dmc_deferred_mutex held. */
+static void dmc_deferred_show_one(struct seq_file *m, struct dmc_device_private *p)
+{
+	read_lock(&dmc_name_lock);	/* a rename frees the old name */
+	seq_printf(m, "%s\t%s", p->device->kobj.name, p->waits_for ?: "unnamed");
+	read_unlock(&dmc_name_lock);
+	if (p->deferred_msg)
+		seq_printf(m, "\t%s", p->deferred_msg);
+	seq_putc(m, '\n');
+}
+
+/**
+ * dmc_deferred_show() - every deferred device, for the tree's root file
+ * @m: where the lines go
+ *
+ * One line per device parked or queued for a retry: its name, what it
+ * waits for ("unnamed" for any bind) and, if its driver said why
+ * (dmc_dev_err_probe()), that message; tab-separated, as Linux's
+ * /sys/kernel/debug/devices_deferred. Queued first, then parked.
+ *
+ * Context: may sleep; takes dmc_deferred_mutex.
+ */
+void dmc_deferred_show(struct seq_file *m)
+{
+	struct dmc_device_private *p;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+
+	mutex_lock(&dmc_deferred_mutex);
+	list_for_each_entry(p, &dmc_deferred_active, deferred)
+		dmc_deferred_show_one(m, p);
+	list_for_each_entry(p, &dmc_deferred_unnamed, deferred)
+		dmc_deferred_show_one(m, p);
+	dmc_klist_iter_start(&dmc_deferred_named, &it);
+	while ((n = dmc_klist_iter_next(&it)))
+		dmc_deferred_show_one(m, container_of(n, struct dmc_device_private,
+						      knode_waits));
+	dmc_klist_iter_exit(&it);
+	mutex_unlock(&dmc_deferred_mutex);
+}
 
 int dmc_deferred_init(void)
 {

@@ -53,7 +53,7 @@ void dmc_device_release(struct dmc_kobject *kobj)
 
 	/* Resources added outside a binding: released while @dev is whole. */
 	if (p)
-		dmc_devres_release_all(dev);
+		__dmc_devres_release_all(dev);
 	/* Order as in Linux: the device's own, its type's, its class's. */
 	if (dev->release)
 		dev->release(dev);
@@ -70,6 +70,7 @@ void dmc_device_release(struct dmc_kobject *kobj)
 			kfree(p->klist_children);
 		}
 		dmc_name_free(p->waits_for);
+		kfree(p->deferred_msg);
 		kmem_cache_free(dmc_device_private_cache, p);
 	}
 }

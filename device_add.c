@@ -235,6 +235,12 @@ static void dmc_device_del_unbind(struct dmc_device *dev)
 {
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DEL_DEVICE);
 	dmc_device_release_driver(dev);
+	/*
+	 * Resources of a device never bound (a bus's, or one holding a
+	 * reference on the device itself, which its last put would then
+	 * never come to release): released with the deletion, as Linux's.
+	 */
+	__dmc_devres_release_all(dev);
 	dmc_device_links_purge(dev);
 	dmc_deferred_probe_del(dev);
 }

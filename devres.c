@@ -6,7 +6,7 @@
  * is the API.
  *
  * Each resource is one allocation: a header (struct dmc_devres: the list
- * entry, the release function, a name for the tree and the size) followed
+ * entry, the release function, which names it in the tree, and the size) followed
  * by the caller's data, whose address is what the caller sees. The list
  * is the device's private p->devres_head under p->devres_lock, a spinlock,
  * so resources may be added and looked up from any context that may
@@ -21,6 +21,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -35,14 +36,12 @@
  * @entry: in the device's p->devres_head, oldest first; empty while the
  *	resource is on no device
  * @release: called with the device and @data when it is released
- * @name: for the tree (a string constant: the release function's name)
  * @size: bytes of @data
  * @data: the caller's part, aligned as kmalloc() aligns
  */
 struct dmc_devres {
 	struct list_head entry;
 	dmc_dr_release_t release;
-	const char *name;
 	size_t size;
 	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
 };
@@ -65,12 +64,29 @@ static bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what)
 	return true;
 }
 
+/* A resource's block; its data zeroed only if @gfp says so. */
+static void *dmc_devres_alloc_raw(dmc_dr_release_t release, size_t size, gfp_t gfp)
+{
+	struct dmc_devres *dr;
+
+	if (!release || size > SIZE_MAX - sizeof(*dr))
+		return NULL;
+	dr = kmalloc(sizeof(*dr) + size, gfp);
+	if (!dr)
+		return NULL;
+	INIT_LIST_HEAD(&dr->entry);
+	dr->release = release;
+	dr->size = size;
+	return dr->data;
+}
+
 /**
  * __dmc_devres_alloc() - allocate a resource (use dmc_devres_alloc())
- * @release: its release function
+ * @release: its release function, which also names it in the tree
  * @size: bytes of data
  * @gfp: allocation flags; the data is zeroed
- * @name: its name in the tree
+ * @name: the release function's name, as Linux's; unused (the tree prints
+ *	@release's symbol, which stays printable if its module goes)
  *
  * The resource is on no device until dmc_devres_add(); free it with
  * dmc_devres_free() until then.
@@ -81,18 +97,7 @@ static bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what)
 void *__dmc_devres_alloc(dmc_dr_release_t release, size_t size, gfp_t gfp,
 			 const char *name)
 {
-	struct dmc_devres *dr;
-
-	if (!release || size > SIZE_MAX - sizeof(*dr))
-		return NULL;
-	dr = kmalloc(sizeof(*dr) + size, gfp | __GFP_ZERO);
-	if (!dr)
-		return NULL;
-	INIT_LIST_HEAD(&dr->entry);
-	dr->release = release;
-	dr->name = name;
-	dr->size = size;
-	return dr->data;
+	return dmc_devres_alloc_raw(release, size, gfp | __GFP_ZERO);
 }
 EXPORT_SYMBOL_GPL(__dmc_devres_alloc);
 
@@ -110,7 +115,7 @@ void dmc_devres_free(void *res)
 		return;
 	dr = to_devres(res);
 	if (DMC_MISUSE(!list_empty(&dr->entry),
-		       "devres_free of '%s', which is on a device\n", dr->name))
+		       "devres_free of a %ps resource that is on a device\n", dr->release))
 		return;	/* leaked rather than freed under the device's list */
 	kfree(dr);
 }
@@ -123,22 +128,27 @@ EXPORT_SYMBOL_GPL(dmc_devres_free);
  *
  * The device owns it from now on: it is released with the device's other
  * resources, newest first. On a device never added (no list to keep it),
- * a misuse is counted and the resource is freed without its release.
+ * a misuse is counted and the resource is freed without its release; a
+ * resource already on a device, or none, is a misuse and left alone.
  *
  * Context: any; takes @dev's devres lock.
  */
 void dmc_devres_add(struct dmc_device *dev, void *res)
 {
-	struct dmc_devres *dr = to_devres(res);
+	struct dmc_devres *dr;
 	unsigned long flags;
 
+	if (DMC_MISUSE(!res, "devres_add of no resource\n"))
+		return;
+	dr = to_devres(res);
+	/* First: a resource on a device must not be freed below. */
+	if (DMC_MISUSE(!list_empty(&dr->entry),
+		       "devres_add of a %ps resource already on a device\n", dr->release))
+		return;
 	if (!dmc_devres_dev_ok(dev, "devres_add")) {
 		kfree(dr);
 		return;
 	}
-	if (DMC_MISUSE(!list_empty(&dr->entry), "devres_add of '%s' twice\n",
-		       dr->name))
-		return;
 	spin_lock_irqsave(&dev->p->devres_lock, flags);
 	list_add_tail(&dr->entry, &dev->p->devres_head);
 	spin_unlock_irqrestore(&dev->p->devres_lock, flags);
@@ -203,14 +213,22 @@ EXPORT_SYMBOL_GPL(dmc_devres_find);
  *
  * Context: any; takes @dev's devres lock.
  * Return: the resource the device holds, or NULL when @dev was never added
- * (@new_res is freed then).
+ * (@new_res is freed then) or @new_res is none or on a device already (a
+ * misuse: left alone).
  */
 void *dmc_devres_get(struct dmc_device *dev, void *new_res,
 		     dmc_dr_match_t match, void *match_data)
 {
-	struct dmc_devres *new_dr = to_devres(new_res), *dr;
+	struct dmc_devres *new_dr, *dr;
 	unsigned long flags;
 
+	if (DMC_MISUSE(!new_res, "devres_get with no resource\n"))
+		return NULL;
+	new_dr = to_devres(new_res);
+	if (DMC_MISUSE(!list_empty(&new_dr->entry),
+		       "devres_get of a %ps resource already on a device\n",
+		       new_dr->release))
+		return NULL;
 	if (!dmc_devres_dev_ok(dev, "devres_get")) {
 		kfree(new_dr);
 		return NULL;
@@ -300,38 +318,56 @@ int dmc_devres_release(struct dmc_device *dev, dmc_dr_release_t release,
 }
 EXPORT_SYMBOL_GPL(dmc_devres_release);
 
-/**
- * dmc_devres_release_all() - release every resource of a device
- * @dev: the device
- *
- * Takes the whole list at once under the lock, then releases it newest
- * first with no lock held. A resource added meanwhile (by another thread
- * of the driver) stays for the next call; the device's last put makes
- * one. The core calls this when a probe fails, after a remove and at the
- * last put; a bus or driver may call it too.
- *
- * Context: process context if a release function may sleep.
- * Return: the number released, or -ENODEV when @dev was never added.
+/*
+ * Release every resource of @dev, newest first, until none is left: the
+ * list is taken whole under the lock and released with no lock held; what
+ * was added meanwhile (another thread of the driver, or a release function
+ * itself) is released in the next round, so the list is empty on return
+ * unless someone keeps adding. The core's calls: a failed probe and an
+ * unbind (device lock held), the deletion and the last put.
  */
-int dmc_devres_release_all(struct dmc_device *dev)
+int __dmc_devres_release_all(struct dmc_device *dev)
 {
 	struct dmc_devres *dr, *tmp;
 	unsigned long flags;
 	LIST_HEAD(todo);
 	int n = 0;
 
+	for (;;) {
+		spin_lock_irqsave(&dev->p->devres_lock, flags);
+		list_splice_init(&dev->p->devres_head, &todo);
+		spin_unlock_irqrestore(&dev->p->devres_lock, flags);
+		if (list_empty(&todo))
+			return n;
+		list_for_each_entry_safe_reverse(dr, tmp, &todo, entry) {
+			list_del_init(&dr->entry);
+			dr->release(dev, dr->data);
+			kfree(dr);
+			n++;
+		}
+	}
+}
+
+/**
+ * dmc_devres_release_all() - release every resource of a device
+ * @dev: the device
+ *
+ * Newest first, with no lock held but the device lock; resources added
+ * while this runs are released too. The core calls it itself when a probe
+ * fails, after a driver's remove, when the device is deleted and at its
+ * last put; a bus may call it from its own probe or remove.
+ *
+ * Context: process context if a release function may sleep; caller holds
+ * the device lock (so that no unbind of the core runs the list at once
+ * and lets the driver's module go while its release functions run here).
+ * Return: the number released, or -ENODEV when @dev was never added.
+ */
+int dmc_devres_release_all(struct dmc_device *dev)
+{
 	if (!dev || !dev->p)
 		return -ENODEV;
-	spin_lock_irqsave(&dev->p->devres_lock, flags);
-	list_splice_init(&dev->p->devres_head, &todo);
-	spin_unlock_irqrestore(&dev->p->devres_lock, flags);
-	list_for_each_entry_safe_reverse(dr, tmp, &todo, entry) {
-		list_del_init(&dr->entry);
-		dr->release(dev, dr->data);
-		kfree(dr);
-		n++;
-	}
-	return n;
+	lockdep_assert_held(&dev->mutex);
+	return __dmc_devres_release_all(dev);
 }
 EXPORT_SYMBOL_GPL(dmc_devres_release_all);
 
@@ -341,12 +377,26 @@ bool dmc_devres_any(struct dmc_device *dev)
 	return !list_empty_careful(&dev->p->devres_head);
 }
 
+static void dmc_devm_kmalloc_release(struct dmc_device *dev, void *res);
+static void dmc_devm_action_release(struct dmc_device *dev, void *res);
+
+/* What names @dr in the tree: its release function, or an action's. */
+static const void *dmc_devres_sym(struct dmc_devres *dr)
+{
+	if (dr->release == dmc_devm_action_release)
+		return *(void **)dr->data;	/* struct dmc_devm_action's first */
+	return dr->release;
+}
+
 /**
  * dmc_devres_show() - the device's resources, for its "devres" file
  * @dev: the device
  * @buf: a page
  *
- * One line per resource, oldest first: its name and its size in bytes.
+ * One line per resource, oldest first: its size in bytes, then its name:
+ * "devm_kmalloc" for managed memory, the function of an action, the
+ * release function of any other (as %ps prints them: a symbol, with its
+ * module if it is one's, or an address once that module is gone).
  *
  * Return: the length written.
  */
@@ -358,12 +408,16 @@ ssize_t dmc_devres_show(struct dmc_device *dev, char *buf)
 
 	spin_lock_irqsave(&dev->p->devres_lock, flags);
 	list_for_each_entry(dr, &dev->p->devres_head, entry) {
-		if (len + 64 >= PAGE_SIZE) {
+		if (len + KSYM_SYMBOL_LEN + 32 >= PAGE_SIZE) {
 			len += scnprintf(buf + len, PAGE_SIZE - len, "...\n");
 			break;
 		}
-		len += scnprintf(buf + len, PAGE_SIZE - len, "%.40s %zu\n",
-				 dr->name ?: "?", dr->size);
+		if (dr->release == dmc_devm_kmalloc_release)
+			len += scnprintf(buf + len, PAGE_SIZE - len, "%zu devm_kmalloc\n",
+					 dr->size);
+		else
+			len += scnprintf(buf + len, PAGE_SIZE - len, "%zu %ps\n",
+					 dr->size, dmc_devres_sym(dr));
 	}
 	spin_unlock_irqrestore(&dev->p->devres_lock, flags);
 	return len;
@@ -388,15 +442,18 @@ static int dmc_devm_kmalloc_match(struct dmc_device *dev, void *res, void *data)
  * @gfp: allocation flags (__GFP_ZERO: dmc_devm_kzalloc())
  *
  * Context: as @gfp allows.
- * Return: the memory, or NULL (no memory, a device never added, @size 0).
+ * Return: the memory; ZERO_SIZE_PTR for @size 0, as kmalloc(); NULL for
+ * no memory or a device never added.
  */
 void *dmc_devm_kmalloc(struct dmc_device *dev, size_t size, gfp_t gfp)
 {
 	void *p;
 
-	if (!size || !dmc_devres_dev_ok(dev, "devm_kmalloc"))
+	if (!dmc_devres_dev_ok(dev, "devm_kmalloc"))
 		return NULL;
-	p = __dmc_devres_alloc(dmc_devm_kmalloc_release, size, gfp, "devm_kmalloc");
+	if (unlikely(!size))
+		return ZERO_SIZE_PTR;
+	p = dmc_devres_alloc_raw(dmc_devm_kmalloc_release, size, gfp);
 	if (p)
 		dmc_devres_add(dev, p);
 	return p;
@@ -406,7 +463,7 @@ EXPORT_SYMBOL_GPL(dmc_devm_kmalloc);
 /**
  * dmc_devm_kfree() - free managed memory before its release
  * @dev: the device it was allocated for
- * @p: the memory, or NULL
+ * @p: the memory, or NULL or ZERO_SIZE_PTR (nothing to do)
  *
  * Memory that is not @dev's managed memory is a misuse: counted, left
  * alone.
@@ -415,7 +472,7 @@ EXPORT_SYMBOL_GPL(dmc_devm_kmalloc);
  */
 void dmc_devm_kfree(struct dmc_device *dev, const void *p)
 {
-	if (!p)
+	if (ZERO_OR_NULL_PTR(p))
 		return;
 	DMC_MISUSE(dmc_devres_destroy(dev, dmc_devm_kmalloc_release,
 				      dmc_devm_kmalloc_match, (void *)p),
@@ -498,7 +555,7 @@ EXPORT_SYMBOL_GPL(dmc_devm_kasprintf);
 /* ---- managed actions ----------------------------------------------------------- */
 
 struct dmc_devm_action {
-	void (*action)(void *data);
+	void (*action)(void *data);	/* first: dmc_devres_sym() reads it */
 	void *data;
 };
 
@@ -521,7 +578,8 @@ static int dmc_devm_action_match(struct dmc_device *dev, void *res, void *p)
  * @dev: the device, added at least once
  * @action: the function
  * @data: its argument
- * @name: its name in the tree (dmc_devm_add_action() passes @action's)
+ * @name: @action's name (dmc_devm_add_action() passes it, as Linux's);
+ *	unused: the tree prints @action's symbol
  *
  * On failure @action is not run: dmc_devm_add_action_or_reset() runs it.
  *
@@ -535,7 +593,7 @@ int __dmc_devm_add_action(struct dmc_device *dev, void (*action)(void *),
 
 	if (!action || !dmc_devres_dev_ok(dev, "devm_add_action"))
 		return -EINVAL;
-	a = __dmc_devres_alloc(dmc_devm_action_release, sizeof(*a), GFP_KERNEL, name);
+	a = dmc_devres_alloc_raw(dmc_devm_action_release, sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
 	a->action = action;

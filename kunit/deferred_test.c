@@ -665,7 +665,46 @@ static int deferred_test_init(struct kunit *test)
 	return dmm_init(test, "df");
 }
 
+/*
+ * dmc_dev_err_probe(): a deferral's message is kept as its reason, with
+ * the driver's name, until the next probe begins; another error is only
+ * returned (and logged).
+ */
+static void deferred_err_probe_message_is_the_reason(struct kunit *test)
+{
+	struct df_world w;
+	struct dmm_dev *a;
+	char want[DF_REASON_LEN];
+	struct dmc_device *orphan;
+
+	df_world(test, &w);
+	a = dmm_dev_alloc(test, "a");
+	a->dev->bus = &w.b->bus;
+	dmm_dev_want(a, w.d);
+	a->defer_left = 1;
+	a->defer_msg = "no clock yet";
+	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a), 0);
+	dmc_wait_for_device_probe();
+	KUNIT_ASSERT_TRUE(test, dmc_device_is_deferred(a->dev));
+	snprintf(want, sizeof(want), "unnamed; %s: no clock yet", w.d->name);
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), want);
+
+	/* The next probe begins without it, and binds: no reason left. */
+	KUNIT_EXPECT_EQ(test, dmc_device_attach(a->dev), 1);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_deferred(a->dev));
+	KUNIT_EXPECT_STREQ(test, df_reason(test, a), "");
+
+	/* Not a deferral: returned as is; no device at all: no crash. */
+	KUNIT_EXPECT_EQ(test, dmc_dev_err_probe(a->dev, -EIO, "broken %d\n", 1), -EIO);
+	KUNIT_EXPECT_EQ(test, dmc_dev_err_probe(NULL, -EPROBE_DEFER, "x"), -EPROBE_DEFER);
+	orphan = kunit_kzalloc(test, sizeof(*orphan), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, orphan);
+	KUNIT_EXPECT_EQ(test, dmc_dev_err_probe(orphan, -EPROBE_DEFER, "y"), -EPROBE_DEFER);
+	dmm_dev_unregister(a);
+}
+
 static struct kunit_case deferred_test_cases[] = {
+	KUNIT_CASE(deferred_err_probe_message_is_the_reason),
 	KUNIT_CASE(deferred_named_probe_defers_with_reason),
 	KUNIT_CASE(deferred_retried_when_named_device_binds),
 	KUNIT_CASE(deferred_retried_when_named_device_attached_by_hand),

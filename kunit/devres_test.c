@@ -68,9 +68,14 @@ static void dvt_release(struct dmc_device *dev)
 	kfree(dev);
 }
 
+/*
+ * The bus and driver are not the test's memory: a case that fails half-way
+ * leaves them registered, and leaks them rather than freeing them under
+ * the model (dvt_done() frees them).
+ */
 static struct dvt *dvt_world(struct kunit *test, bool with_driver)
 {
-	struct dvt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct dvt *t = kzalloc(sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	dvt_cur = t;
@@ -114,6 +119,8 @@ static void dvt_done(struct kunit *test, struct dvt *t, bool driver)
 		dmc_driver_unregister(&t->drv);
 	dmc_bus_unregister(&t->bus);
 	dmc_kobject_flush_releases();
+	dvt_cur = NULL;
+	kfree(t);
 }
 
 static struct dvt_act *dvt_act(struct kunit *test, struct dvt *t, int id)
@@ -230,6 +237,32 @@ static void devres_before_probe_refuses_it_and_goes_at_release(struct kunit *tes
 	dvt_done(test, t, true);
 }
 
+static void dvt_put_dev(void *data)
+{
+	dmc_device_put(data);
+}
+
+/*
+ * A resource of a device never bound that holds a reference on the device
+ * itself: released by the deletion, else the last put would never come.
+ */
+static void devres_of_an_unbound_device_go_with_its_deletion(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *a = dvt_act(test, t, 4);
+
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, a), 0);
+	dmc_device_get(dev);
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action_or_reset(dev, dvt_put_dev, dev), 0);
+	dmc_device_unregister(dev);
+	t->dev = NULL;
+	dmc_kobject_flush_releases();
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&t->released, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
+	dvt_done(test, t, false);
+}
+
 static void dvt_res_release(struct dmc_device *dev, void *res)
 {
 	int *v = res;
@@ -316,7 +349,9 @@ static void devm_memory_and_actions_by_hand(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, memchr_inv(z, 0, 64));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)z, ARCH_KMALLOC_MINALIGN));
 	dmc_devm_kfree(dev, z);
-	KUNIT_EXPECT_NULL(test, dmc_devm_kmalloc(dev, 0, GFP_KERNEL));
+	/* As kmalloc(): nothing to hold, nothing to free. */
+	KUNIT_EXPECT_PTR_EQ(test, dmc_devm_kmalloc(dev, 0, GFP_KERNEL), ZERO_SIZE_PTR);
+	dmc_devm_kfree(dev, ZERO_SIZE_PTR);
 
 	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, a), 0);
 	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, b), 0);
@@ -327,7 +362,9 @@ static void devm_memory_and_actions_by_hand(struct kunit *test)
 	misuse = dmc_misuse_count();
 	dmc_devm_remove_action(dev, dvt_action, a);	/* not there any more */
 	dmc_devm_kfree(dev, t);				/* not managed memory */
-	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 2);
+	dmc_devres_add(dev, NULL);			/* no resource */
+	KUNIT_EXPECT_EQ(test, dmc_devm_add_action_or_reset(dev, NULL, a), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 3);
 	/* Only the string is left. */
 	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
@@ -366,91 +403,116 @@ static void devres_on_a_device_never_added(struct kunit *test)
 
 #define DVT_ADDERS	2
 #define DVT_PER_ADDER	300
+#define DVT_ALL		(DVT_ADDERS * DVT_PER_ADDER)
 
 struct dvt_race {
 	struct dmc_device *dev;
-	atomic_t added, run;
-	atomic_t runs[DVT_ADDERS * DVT_PER_ADDER];	/* per action: times run */
-	struct completion some_added;
-	struct completion done[DVT_ADDERS];
-	int index[DVT_ADDERS * DVT_PER_ADDER];
+	atomic_t added, run, first_run;
+	atomic_t runs[DVT_ALL];		/* per action: times run */
+	int index[DVT_ALL];
 	int first[DVT_ADDERS];
+	struct completion half_added;	/* every adder added its first half */
+	struct completion go;		/* the unbind is releasing: add the rest */
+	struct completion done[DVT_ADDERS];
 };
 
 static struct dvt_race *dvt_race_cur;
 
+/*
+ * The first action the unbind releases lets the adders add their second
+ * halves and waits until they have: those arrive while the unbind is
+ * releasing a list it took already.
+ */
 static void dvt_race_action(void *data)
 {
-	int *i = data;
+	struct dvt_race *r = dvt_race_cur;
+	int *i = data, k;
 
-	atomic_inc(&dvt_race_cur->runs[*i]);
-	atomic_inc(&dvt_race_cur->run);
+	if (atomic_inc_return(&r->first_run) == 1) {
+		complete_all(&r->go);
+		for (k = 0; k < DVT_ADDERS; k++)
+			wait_for_completion_timeout(&r->done[k], 10 * HZ);
+	}
+	atomic_inc(&r->runs[*i]);
+	atomic_inc(&r->run);
 }
 
 static int dvt_adder(void *data)
 {
-	int *first = data, k;
 	struct dvt_race *r = dvt_race_cur;
+	int *first = data, k;
 
 	for (k = 0; k < DVT_PER_ADDER; k++) {
 		int i = *first + k;
 
+		if (k == DVT_PER_ADDER / 2) {
+			if (atomic_read(&r->added) == DVT_ALL / 2)
+				complete(&r->half_added);
+			wait_for_completion_timeout(&r->go, 10 * HZ);
+		}
 		r->index[i] = i;
 		if (dmc_devm_add_action(r->dev, dvt_race_action, &r->index[i]))
 			break;
-		if (atomic_inc_return(&r->added) == DVT_PER_ADDER / 2)
-			complete(&r->some_added);
-		if (k % 16 == 0)
-			cond_resched();
+		atomic_inc(&r->added);
 	}
-	complete(&r->done[*first / DVT_PER_ADDER]);
+	/* All: the first release waits for it, and so does the test. */
+	complete_all(&r->done[*first / DVT_PER_ADDER]);
 	return 0;
 }
 
 /*
- * Two threads add actions to a bound device while it is unbound: each
- * action is run exactly once, either by the unbind (taken before) or by
- * the device's last put (added after), none lost, none twice.
+ * Two threads add actions to a bound device and, half-way, wait for its
+ * unbind to begin releasing; the first release lets them add the rest
+ * and waits for them. The unbind releases what arrived meanwhile too, so
+ * when it returns every action has run, each exactly once.
  */
 static void devres_added_while_unbinding_each_released_once(struct kunit *test)
 {
 	struct dvt *t = dvt_world(test, true);
-	struct dvt_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	struct task_struct *tk[DVT_ADDERS];
+	/* Not the test's: left to the threads if they hang. */
+	struct dvt_race *r = kzalloc(sizeof(*r), GFP_KERNEL);
 	int i, twice = 0, never = 0, done = 1;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	dvt_race_cur = r;
-	init_completion(&r->some_added);
+	init_completion(&r->half_added);
+	init_completion(&r->go);
 	r->dev = dvt_dev(test, t);
 	KUNIT_ASSERT_TRUE(test, dmc_device_is_bound(r->dev));
 	for (i = 0; i < DVT_ADDERS; i++) {
+		struct task_struct *tk;
+
 		init_completion(&r->done[i]);
 		r->first[i] = i * DVT_PER_ADDER;
-		tk[i] = kthread_run(dvt_adder, &r->first[i], "dvt_adder%d", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(tk[i]));
+		tk = kthread_run(dvt_adder, &r->first[i], "dvt_adder%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tk));
 	}
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r->some_added, 10 * HZ));
-	dmc_device_release_driver(r->dev);	/* while they add */
+	/* The last adder to reach its half signals; the other one may not. */
+	wait_for_completion_timeout(&r->half_added, 10 * HZ);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->added), DVT_ALL / 2);
+	dmc_device_release_driver(r->dev);
 	for (i = 0; i < DVT_ADDERS; i++)
 		done &= !!wait_for_completion_timeout(&r->done[i], 10 * HZ);
 	KUNIT_ASSERT_TRUE(test, done);
-	KUNIT_EXPECT_EQ(test, atomic_read(&r->added), DVT_ADDERS * DVT_PER_ADDER);
-	KUNIT_EXPECT_GT(test, atomic_read(&r->run), 0);	/* the unbind ran some */
-	dvt_done(test, t, true);			/* the last put, the rest */
-	for (i = 0; i < DVT_ADDERS * DVT_PER_ADDER; i++) {
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->added), DVT_ALL);
+	/* All of them, those added while it released included. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->run), DVT_ALL);
+	dvt_done(test, t, true);
+	for (i = 0; i < DVT_ALL; i++) {
 		twice += atomic_read(&r->runs[i]) > 1;
 		never += atomic_read(&r->runs[i]) == 0;
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&r->run), DVT_ADDERS * DVT_PER_ADDER);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->run), DVT_ALL);
 	KUNIT_EXPECT_EQ(test, twice, 0);
 	KUNIT_EXPECT_EQ(test, never, 0);
+	kfree(r);
 }
 
 static struct kunit_case devres_test_cases[] = {
 	KUNIT_CASE(devres_released_newest_first_after_remove),
 	KUNIT_CASE(devres_released_when_probe_fails),
 	KUNIT_CASE(devres_before_probe_refuses_it_and_goes_at_release),
+	KUNIT_CASE(devres_of_an_unbound_device_go_with_its_deletion),
 	KUNIT_CASE(devres_find_get_remove_destroy_release),
 	KUNIT_CASE(devm_memory_and_actions_by_hand),
 	KUNIT_CASE(devres_on_a_device_never_added),

@@ -375,6 +375,8 @@ static int dmm_probe(struct dmc_device *dev)
 	}
 	if (t->defer_left > 0) {
 		t->defer_left--;
+		if (t->defer_msg)
+			return dmc_dev_err_probe(dev, -EPROBE_DEFER, "%s\n", t->defer_msg);
 		return -EPROBE_DEFER;
 	}
 	if (t->fail_left > 0) {

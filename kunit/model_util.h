@@ -69,6 +69,7 @@ struct dmm_drv;
  * @wait_dev: probe defers, named after it, until it is bound by our probe
  * @wait_drv: probe defers, named after it, until the bus has this driver
  * @defer_left: probe returns a plain -EPROBE_DEFER this many more times
+ * @defer_msg: and says why through dmc_dev_err_probe(), if set
  * @fail_left: probe returns @fail_ret this many more times
  * @fail_ret: see @fail_left
  * @probe_sleep_ms: probe sleeps first
@@ -104,6 +105,7 @@ struct dmm_dev {
 	struct dmm_dev *wait_dev;
 	const char *wait_drv;
 	int defer_left;
+	const char *defer_msg;
 	int fail_left;
 	int fail_ret;
 	unsigned int probe_sleep_ms;

@@ -161,6 +161,8 @@ int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev);
 void dmc_device_release_driver(struct dmc_device *dev);
 int dmc_device_reprobe(struct dmc_device *dev);
 int dmc_probe_defer(struct dmc_device *dev, const char *waits_for);
+__printf(3, 4)
+int dmc_dev_err_probe(const struct dmc_device *dev, int err, const char *fmt, ...);
 const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
 				       size_t size);
 bool dmc_device_is_deferred(struct dmc_device *dev);

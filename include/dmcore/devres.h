@@ -73,7 +73,7 @@ static inline int __dmc_devm_add_action_or_reset(struct dmc_device *dev,
 {
 	int ret = __dmc_devm_add_action(dev, action, data, name);
 
-	if (ret)
+	if (ret && action)
 		action(data);
 	return ret;
 }

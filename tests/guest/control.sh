@@ -235,11 +235,17 @@ check "fig still in the tree" test -d "$D/fig"
 run "driver add with probe=defer:x0" "driver add dw bus=b1 match=w* probe=defer:x0"
 run "device add, deferred" "device add w0 bus=b1"
 if bound /devices/w0; then notok "w0 waits for x0"; else ok "w0 waits for x0"; fi
+# Linux's /sys/kernel/debug/devices_deferred: name, what it waits for, and
+# the driver's message (dmc_dev_err_probe()), tab-separated.
+check "devices_deferred: w0 waits for x0, in dw's words" \
+	grep -qx "w0	x0	dw: x0 is not bound yet" "$DMC_DIR/devices_deferred"
 run "driver add for x0 (async, delay_ms)" "driver add dx bus=b1 match=x* async delay_ms=200"
 run "device add x0" "device add x0 bus=b1"
 sleep 2
 check "x0 bound asynchronously" bound /devices/x0
 check "w0 bound once x0 did" bound /devices/w0
+check "devices_deferred: w0 no longer listed" \
+	sh -c "! grep -q '^w0	' '$DMC_DIR/devices_deferred'"
 
 run "device add with attributes, under a parent" "device add a1 parent=/devices/apple attr=color=red attr=size=10"
 check "a1 under apple" test -d "$D/apple/a1"

@@ -34,10 +34,13 @@ for order in driver-first bus-first; do
 	# The driver's managed resources, oldest first: its state, its label,
 	# the action that logs the unbind (devres.c, the device's devres file).
 	W0=$DMC_DIR/devices/sample-root/widget0
+	# Lines "SIZE NAME [MODULE]"; the action is named by its function.
 	check "$order: widget0's devres lists state, label and action" \
-		test "$(cut -d' ' -f1 "$W0/devres" | tr '\n' ' ')" = "devm_kmalloc devm_kmalloc widget_unbound "
-	check "$order: widget0's first resource is its 16-byte state" \
-		test "$(sed -n 1p "$W0/devres")" = "devm_kmalloc 16"
+		test "$(cut -d' ' -f2 "$W0/devres" | tr '\n' ' ')" = "devm_kmalloc devm_kmalloc widget_unbound "
+	check "$order: the action's line names its module" \
+		grep -q "^[0-9]* widget_unbound \[dmc_sample_driver\]$" "$W0/devres"
+	check "$order: widget0's label is 10 bytes (widget0#N and its NUL)" \
+		test "$(sed -n 2p "$W0/devres")" = "10 devm_kmalloc"
 	check "$order: gadget0 (unbound) has no managed resources" \
 		test -z "$(cat "$DMC_DIR/devices/sample-root/gadget0/devres")"
 
