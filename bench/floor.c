@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The floor under the mirror: the debugfs entries dmcore's mirror makes
- * for an unbound device on a bus, created directly, with nothing else.
- * Per device, as sysfs_export.c lays them out:
+ * The floor under an eager tree: the entries dmcore's tree shows for an
+ * unbound device on a bus, created directly as debugfs entries (what the
+ * old eager mirror made), with nothing else. Per device:
  *
  *	devices/<dev>/			directory
  *	devices/<dev>/uevent		file
+ *	devices/<dev>/devres		file (since devres, 7 December 2026)
  *	devices/<dev>/power/		directory (the "power" group)
  *	devices/<dev>/power/state	file
  *	devices/<dev>/subsystem		symlink to the bus
  *	bus/dmcbench/devices/<dev>	symlink to the device
  *
- * Whatever the mirror costs beyond this is its own bookkeeping.
+ * Whatever an eager tree costs beyond this is its own bookkeeping; dmcfs
+ * makes none of it until someone looks.
  */
 
 #include <linux/debugfs.h>
@@ -22,7 +24,7 @@
 
 #include "dmc_bench.h"
 
-#define FLOOR_ENTRIES_PER_DEVICE	6
+#define FLOOR_ENTRIES_PER_DEVICE	7
 
 static ssize_t floor_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
@@ -53,6 +55,7 @@ static int floor_add(struct floor_dev *fd, unsigned int i, struct dentry *device
 	if (IS_ERR(fd->dir))
 		return PTR_ERR(fd->dir);
 	debugfs_create_file("uevent", 0644, fd->dir, fd, &floor_fops);
+	debugfs_create_file("devres", 0444, fd->dir, fd, &floor_fops);
 	power = debugfs_create_dir("power", fd->dir);
 	debugfs_create_file("state", 0644, power, fd, &floor_fops);
 	debugfs_create_symlink("subsystem", fd->dir, "../../bus/dmcbench");

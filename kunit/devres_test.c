@@ -20,6 +20,7 @@
 #include <dmcore/devres.h>
 #include <dmcore/driver.h>
 #include <dmcore/kobject.h>
+#include "test_util.h"
 
 #define DVT_MAX_LOG	16
 
@@ -123,6 +124,17 @@ static void dvt_done(struct kunit *test, struct dvt *t, bool driver)
 	kfree(t);
 }
 
+/* dmc_devres_release_all() as a bus would call it: under the device lock. */
+static int dvt_release_all(struct dmc_device *dev)
+{
+	int n;
+
+	dmc_device_lock(dev);
+	n = dmc_devres_release_all(dev);
+	dmc_device_unlock(dev);
+	return n;
+}
+
 static struct dvt_act *dvt_act(struct kunit *test, struct dvt *t, int id)
 {
 	struct dvt_act *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
@@ -190,7 +202,7 @@ static void devres_released_newest_first_after_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->log[1], 2);
 	KUNIT_EXPECT_EQ(test, t->log[2], 1);
 	/* Nothing left for another call. */
-	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 0);
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 0);
 	dvt_done(test, t, true);
 }
 
@@ -330,7 +342,7 @@ static void devres_find_get_remove_destroy_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_devres_release(dev, dvt_res_release, dvt_res_match, &two), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
 	KUNIT_EXPECT_EQ(test, t->log[0], 2);
-	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 0);
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 0);
 	dvt_done(test, t, false);
 }
 
@@ -360,13 +372,15 @@ static void devm_memory_and_actions_by_hand(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
 	KUNIT_EXPECT_EQ(test, t->log[0], 2);
 	misuse = dmc_misuse_count();
+	DMCT_WARN_BEGIN();
 	dmc_devm_remove_action(dev, dvt_action, a);	/* not there any more */
 	dmc_devm_kfree(dev, t);				/* not managed memory */
 	dmc_devres_add(dev, NULL);			/* no resource */
+	DMCT_WARN_END();
 	KUNIT_EXPECT_EQ(test, dmc_devm_add_action_or_reset(dev, NULL, a), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 3);
 	/* Only the string is left. */
-	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), 1);
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 1);
 	dvt_done(test, t, false);
 }
@@ -383,6 +397,7 @@ static void devres_on_a_device_never_added(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	dmc_device_initialize(dev);
 	dev->release = dvt_release;
+	DMCT_WARN_BEGIN();
 	KUNIT_EXPECT_NULL(test, dmc_devm_kzalloc(dev, 8, GFP_KERNEL));
 	KUNIT_EXPECT_EQ(test, dmc_devm_add_action_or_reset(dev, dvt_action, a), -EINVAL);
 	/* _or_reset ran the action at once. */
@@ -390,6 +405,7 @@ static void devres_on_a_device_never_added(struct kunit *test)
 	r = dmc_devres_alloc(dvt_res_release, sizeof(int), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	dmc_devres_add(dev, r);				/* freed, unreleased */
+	DMCT_WARN_END();
 	KUNIT_EXPECT_EQ(test, dmc_devres_release_all(dev), -ENODEV);
 	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 3);
 	KUNIT_EXPECT_NULL(test, dmc_devm_kzalloc(NULL, 8, GFP_KERNEL));

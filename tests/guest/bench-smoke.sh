@@ -105,7 +105,7 @@ else
 	notok "phases bind: probes $(calls probe), events $(calls event)"
 fi
 
-# The raw-debugfs floor: the mirror's entries for N devices, directly.
+# The raw-debugfs floor: the tree's entries for N devices, made eagerly.
 bench floor $N
 entries=$(field entries)
 if [ "$(field err)" = 0 ] && [ "$(field count)" = $N ] && [ "${entries:-0}" -gt 0 ]; then
@@ -114,7 +114,7 @@ else
 	notok "floor: $N devices' entries created and removed"
 fi
 
-# The floor has the mirror's shape: N held devices add N * entries to it.
+# The floor has the tree's shape: N held devices add N * entries to it.
 before=$(find "$DMC_DIR" | wc -l)
 bench hold $N
 after=$(find "$DMC_DIR" | wc -l)
