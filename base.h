@@ -587,6 +587,7 @@ struct dmc_device_link {
 	struct dmc_device *consumer;
 	struct list_head s_node;	/* in supplier->p->consumers */
 	struct list_head c_node;	/* in consumer->p->suppliers */
+	u32 flags;			/* DMC_DL_FLAG_*, as given to link_add */
 };
 
 extern const struct dmc_kobj_type dmc_device_ktype;

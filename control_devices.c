@@ -532,7 +532,7 @@ int dmc_ctl_link_add(const struct dmc_ctl_args *a)
 	spin_lock(&dmc_ctl_lock);
 	list_add_tail(&cl->node, &dmc_ctl_links);
 	spin_unlock(&dmc_ctl_lock);
-	link = dmc_device_link_add(consumer, supplier);
+	link = dmc_device_link_add(consumer, supplier, 0);
 	if (IS_ERR(link)) {
 		err = PTR_ERR(link);
 		spin_lock(&dmc_ctl_lock);

@@ -275,6 +275,8 @@ static void dmc_link_free(struct dmc_device_link *link)
  * dmc_device_link_add() - make @consumer depend on @supplier
  * @consumer: a registered device
  * @supplier: a registered device
+ * @flags: DMC_DL_FLAG_* (none is supported yet: 0 makes the managed link
+ *	described below)
  *
  * The link holds a reference on both devices until it is deleted. The
  * consumer (with its children and consumers) moves after the supplier in
@@ -283,14 +285,22 @@ static void dmc_link_free(struct dmc_device_link *link)
  * Context: may sleep.
  * Return: the link, or ERR_PTR(-EINVAL) for NULL or unregistered devices,
  * a device linked to itself or a link that would close a cycle;
- * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM) (nothing changed).
+ * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM) (nothing changed);
+ * ERR_PTR(-EINVAL) for flags it does not support.
  */
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
-					    struct dmc_device *supplier)
+					    struct dmc_device *supplier,
+					    u32 flags)
 {
 	struct dmc_devvec held = {};
 	struct dmc_device_link *link;
 	int err;
+
+	if (flags) {
+		pr_err_ratelimited("dmcore: link_add: flags %#x are not supported\n",
+				   flags);
+		return ERR_PTR(-EINVAL);
+	}
 
 	if (!dmc_device_is_registered(consumer) ||
 	    !dmc_device_is_registered(supplier) || consumer == supplier) {
@@ -333,6 +343,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	link->consumer = dmc_device_get(consumer);
 	link->supplier = dmc_device_get(supplier);
+	link->flags = flags;
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
 	/*

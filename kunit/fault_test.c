@@ -677,7 +677,7 @@ static void link_prepare(struct ft_world *w)
 
 static int link_run(struct ft_world *w)
 {
-	w->link = dmc_device_link_add(w->con->dev, w->s->dev);
+	w->link = dmc_device_link_add(w->con->dev, w->s->dev, 0);
 	return IS_ERR(w->link) ? PTR_ERR(w->link) : 0;
 }
 

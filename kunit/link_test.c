@@ -28,7 +28,7 @@ static long lk_err(struct dmc_device_link *link)
 static struct dmc_device_link *lk_add(struct kunit *test, struct dmm_dev *c,
 				      struct dmm_dev *s)
 {
-	struct dmc_device_link *link = dmc_device_link_add(c->dev, s->dev);
+	struct dmc_device_link *link = dmc_device_link_add(c->dev, s->dev, 0);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, link);
 	return link;
@@ -61,9 +61,9 @@ static void link_add_null_fails_einval(struct kunit *test)
 	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
 	struct dmc_device_link *link = NULL;
 
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(NULL, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(NULL, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, NULL));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, NULL, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	dmm_dev_unregister(a);
 }
@@ -73,7 +73,7 @@ static void link_add_to_itself_fails_einval(struct kunit *test)
 	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
 	struct dmc_device_link *link = NULL;
 
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	KUNIT_EXPECT_NULL(test, dmc_device_link_find(a->dev, a->dev));
 	dmm_dev_unregister(a);
@@ -87,13 +87,13 @@ static void link_add_unregistered_device_fails_einval(struct kunit *test)
 	struct dmc_device_link *link = NULL;
 
 	dmm_dev_del(gone);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, n->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, n->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(n->dev, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(n->dev, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, gone->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(a->dev, gone->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(gone->dev, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(gone->dev, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	dmm_dev_put(gone);
 	dmm_dev_put(n);
@@ -107,7 +107,7 @@ static void link_add_direct_cycle_fails_einval(struct kunit *test)
 	struct dmc_device_link *link = NULL;
 
 	lk_add(test, a, b);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(b->dev, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(b->dev, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	KUNIT_EXPECT_NULL(test, dmc_device_link_find(b->dev, a->dev));
 	dmm_dev_unregister(b);
@@ -123,10 +123,10 @@ static void link_add_indirect_cycle_fails_einval(struct kunit *test)
 
 	lk_add(test, a, b);	/* a depends on b */
 	lk_add(test, b, c);	/* b depends on c */
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(c->dev, a->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(c->dev, a->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	/* a depending on c directly as well is no cycle */
-	link = dmc_device_link_add(a->dev, c->dev);
+	link = dmc_device_link_add(a->dev, c->dev, 0);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(link));
 	dmm_dev_unregister(c);
 	dmm_dev_unregister(b);
@@ -140,9 +140,9 @@ static void link_add_supplier_descendant_of_consumer_fails_einval(struct kunit *
 	struct dmm_dev *g = dmm_dev_new(test, "g", NULL, c, NULL);
 	struct dmc_device_link *link = NULL;
 
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(p->dev, c->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(p->dev, c->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(p->dev, g->dev));
+	DMM_TOLERATE_MISUSE(test, link = dmc_device_link_add(p->dev, g->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 	KUNIT_EXPECT_NULL(test, dmc_device_link_find(p->dev, g->dev));
 	dmm_dev_unregister(g);
@@ -156,7 +156,7 @@ static void link_add_existing_link_fails_eexist(struct kunit *test)
 	struct dmm_dev *b = dmm_dev_new(test, "b", NULL, NULL, NULL);
 	struct dmc_device_link *link = lk_add(test, a, b), *again = NULL;
 
-	DMM_TOLERATE_MISUSE(test, again = dmc_device_link_add(a->dev, b->dev));
+	DMM_TOLERATE_MISUSE(test, again = dmc_device_link_add(a->dev, b->dev, 0));
 	KUNIT_EXPECT_EQ(test, lk_err(again), (long)-EEXIST);
 	KUNIT_EXPECT_PTR_EQ(test, dmc_device_link_find(a->dev, b->dev), link);
 	dmm_dev_unregister(b);
@@ -499,9 +499,9 @@ static unsigned long lk_chain(struct kunit *test, unsigned int n)
 	s = dmm_dev_new(test, dmm_str(test, "s%u", n), NULL, NULL, NULL);
 
 	hi = lk_stack_paint();
-	link = dmc_device_link_add(d[0]->dev, d[n - 1]->dev);
+	link = dmc_device_link_add(d[0]->dev, d[n - 1]->dev, 0);
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
-	link = dmc_device_link_add(d[0]->dev, s->dev);
+	link = dmc_device_link_add(d[0]->dev, s->dev, 0);
 	used = lk_stack_used(hi);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(link));
 
@@ -572,7 +572,7 @@ static void link_ladder_of_diamonds_reorders_fast(struct kunit *test)
 			    "reorder of %u diamonds took %u ms", LK_DIAMONDS,
 			    jiffies_to_msecs(jiffies - start));
 	/* and the cycle search over the ladder, the other way up */
-	link = dmc_device_link_add(s->dev, a[LK_DIAMONDS]->dev);
+	link = dmc_device_link_add(s->dev, a[LK_DIAMONDS]->dev, 0);
 	KUNIT_EXPECT_EQ(test, lk_err(link), (long)-EINVAL);
 
 	for (k = 0; k < LK_DIAMONDS; k++) {
@@ -727,7 +727,7 @@ static int lk_race_add(void *data)
 
 	while (!atomic_read(&r->go))
 		cond_resched();
-	r->link = dmc_device_link_add(r->c, r->s);
+	r->link = dmc_device_link_add(r->c, r->s, 0);
 	complete(&r->done);
 	return 0;
 }

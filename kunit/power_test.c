@@ -44,7 +44,7 @@ static struct dmm_dev *pw_dev(struct kunit *test, struct pw_world *w,
 
 static void pw_link(struct kunit *test, struct dmm_dev *c, struct dmm_dev *s)
 {
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dmc_device_link_add(c->dev, s->dev));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dmc_device_link_add(c->dev, s->dev, 0));
 }
 
 static int pw_index(struct kunit *test, const char *what, struct dmm_dev *d)
@@ -808,7 +808,7 @@ static int pw_lk_suspend(struct dmc_device *dev)
 	lk->made = pw_lk_add(lk, "m", lk->k);
 	lk->plain = pw_lk_add(lk, "x", NULL);
 	if (lk->made && lk->plain &&
-	    IS_ERR(dmc_device_link_add(lk->plain->dev, lk->made->dev)))
+	    IS_ERR(dmc_device_link_add(lk->plain->dev, lk->made->dev, 0)))
 		lk->errs++;
 	dmc_dpm_walk(&lk->walked, pw_lk_count);
 	return 0;
@@ -838,7 +838,7 @@ static int pw_lk_add_dev(struct dmc_device *dev, struct dmc_class_interface *int
 	lk->by_intf = pw_lk_add(lk, "i", lk->k2);
 	/* @dev is not registered yet: link to the device being suspended. */
 	if (lk->by_intf &&
-	    IS_ERR(dmc_device_link_add(lk->by_intf->dev, lk->target)))
+	    IS_ERR(dmc_device_link_add(lk->by_intf->dev, lk->target, 0)))
 		lk->errs++;
 	return 0;
 }

@@ -718,7 +718,7 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	b = tt_get_dev_slot(sb);
 	if (a && b) {
 		if (add) {
-			link = dmc_device_link_add(a, b);
+			link = dmc_device_link_add(a, b, 0);
 			err = IS_ERR(link) ? PTR_ERR(link) : 0;
 			if (!err)
 				WRITE_ONCE(tt_link_pairs[i], sa * NDEV + sb);

@@ -11,6 +11,7 @@
 #ifndef _DMCORE_DEVICE_H
 #define _DMCORE_DEVICE_H
 
+#include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
@@ -169,10 +170,41 @@ bool dmc_device_is_deferred(struct dmc_device *dev);
 void dmc_wait_for_device_probe(void);
 unsigned long dmc_probe_count(void);
 
-/* Device links: a consumer depends on a supplier */
+/*
+ * Device links: a consumer depends on a supplier. The flags and states
+ * have Linux's values (DL_FLAG_*, DL_STATE_* in include/linux/device.h).
+ */
+#define DMC_DL_FLAG_STATELESS		BIT(0)
+#define DMC_DL_FLAG_AUTOREMOVE_CONSUMER	BIT(1)
+#define DMC_DL_FLAG_PM_RUNTIME		BIT(2)
+#define DMC_DL_FLAG_RPM_ACTIVE		BIT(3)
+#define DMC_DL_FLAG_AUTOREMOVE_SUPPLIER	BIT(4)
+#define DMC_DL_FLAG_AUTOPROBE_CONSUMER	BIT(5)
+#define DMC_DL_FLAG_MANAGED		BIT(6)
+#define DMC_DL_FLAG_SYNC_STATE_ONLY	BIT(7)
+
+/**
+ * enum dmc_device_link_state - the state of a managed link
+ * @DMC_DL_STATE_NONE: not tracked (a stateless link)
+ * @DMC_DL_STATE_DORMANT: neither driver is bound
+ * @DMC_DL_STATE_AVAILABLE: the supplier is bound, the consumer is not
+ * @DMC_DL_STATE_CONSUMER_PROBE: the consumer is probing
+ * @DMC_DL_STATE_ACTIVE: both are bound
+ * @DMC_DL_STATE_SUPPLIER_UNBIND: the supplier is unbinding
+ */
+enum dmc_device_link_state {
+	DMC_DL_STATE_NONE = -1,
+	DMC_DL_STATE_DORMANT = 0,
+	DMC_DL_STATE_AVAILABLE,
+	DMC_DL_STATE_CONSUMER_PROBE,
+	DMC_DL_STATE_ACTIVE,
+	DMC_DL_STATE_SUPPLIER_UNBIND,
+};
+
 struct dmc_device_link;
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
-					    struct dmc_device *supplier);
+					    struct dmc_device *supplier,
+					    u32 flags);
 void dmc_device_link_del(struct dmc_device_link *link);
 int dmc_device_link_remove(struct dmc_device *consumer,
 			   struct dmc_device *supplier);
