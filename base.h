@@ -155,6 +155,7 @@
 #include <linux/printk.h>
 #include <linux/bug.h>
 #include <linux/ratelimit.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
@@ -599,6 +600,48 @@ void dmc_device_release(struct dmc_kobject *kobj);	/* the ktype's release */
 int dmc_device_private_init(struct dmc_device *dev);
 
 /* devres.c */
+/*
+ * struct dmc_devres - one resource
+ * @entry: in the device's p->devres_head, oldest first; empty while the
+ *	resource is on no device
+ * @release: called with the device and @data when it is released
+ * @size: bytes of @data
+ * @data: the caller's part, aligned as kmalloc() aligns
+ */
+struct dmc_devres {
+	struct list_head entry;
+	dmc_dr_release_t release;
+	size_t size;
+	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
+};
+
+static inline struct dmc_devres *to_devres(void *res)
+{
+	return container_of(res, struct dmc_devres, data[0]);
+}
+
+/*
+ * struct dmc_devres_group - the data of a group's opening marker
+ * @id: the group's id: the caller's, or the opening marker's own data
+ * @close: the closing marker, on the list once the group is closed
+ * @closed: whether it is; set under the devres lock
+ * @color: scratch for dmc_devres_remove_nodes(), under the devres lock
+ */
+struct dmc_devres_group {
+	void *id;
+	struct dmc_devres *close;
+	bool closed;
+	int color;
+};
+
+bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what);
+void *dmc_devres_alloc_raw(dmc_dr_release_t release, size_t size, gfp_t gfp);
+struct dmc_devres *dmc_devres_find_locked(struct dmc_device *dev,
+					  dmc_dr_release_t release,
+					  dmc_dr_match_t match, void *match_data);
+int dmc_devres_release_list(struct dmc_device *dev, struct list_head *todo);
+void dmc_devres_group_open_release(struct dmc_device *dev, void *res);
+void dmc_devres_group_close_release(struct dmc_device *dev, void *res);
 int __dmc_devres_release_all(struct dmc_device *dev);	/* no lock asserted */
 bool dmc_devres_any(struct dmc_device *dev);
 ssize_t dmc_devres_show(struct dmc_device *dev, char *buf);

@@ -2,8 +2,7 @@
 /*
  * Managed resources (devres): a device's list of what its driver acquired,
  * released newest first when the binding ends. The counterpart of the
- * devres half of drivers/base/ (without groups); include/dmcore/devres.h
- * is the API.
+ * devres half of drivers/base/; include/dmcore/devres.h is the API.
  *
  * Each resource is one allocation: a header (struct dmc_devres: the list
  * entry, the release function, which names it in the tree, and the size) followed
@@ -18,6 +17,8 @@
  * already on the list is refused with -EBUSY, as Linux's really_probe()
  * refuses one: they would be released with a binding they do not belong
  * to. The tree shows the list in each device's "devres" file.
+ * Groups of resources are in devres_group.c; their markers are resources
+ * of this list whose release does nothing but free what they own.
  */
 
 #include <linux/export.h>
@@ -31,28 +32,8 @@
 
 #include "base.h"
 
-/*
- * struct dmc_devres - one resource
- * @entry: in the device's p->devres_head, oldest first; empty while the
- *	resource is on no device
- * @release: called with the device and @data when it is released
- * @size: bytes of @data
- * @data: the caller's part, aligned as kmalloc() aligns
- */
-struct dmc_devres {
-	struct list_head entry;
-	dmc_dr_release_t release;
-	size_t size;
-	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
-};
-
-static struct dmc_devres *to_devres(void *res)
-{
-	return container_of(res, struct dmc_devres, data[0]);
-}
-
 /* May @dev hold resources? Added at least once (it has its private part). */
-static bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what)
+bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what)
 {
 	if (!dev) {
 		pr_err_ratelimited("dmcore: %s: no device\n", what);
@@ -65,7 +46,7 @@ static bool dmc_devres_dev_ok(struct dmc_device *dev, const char *what)
 }
 
 /* A resource's block; its data zeroed only if @gfp says so. */
-static void *dmc_devres_alloc_raw(dmc_dr_release_t release, size_t size, gfp_t gfp)
+void *dmc_devres_alloc_raw(dmc_dr_release_t release, size_t size, gfp_t gfp)
 {
 	struct dmc_devres *dr;
 
@@ -156,10 +137,9 @@ void dmc_devres_add(struct dmc_device *dev, void *res)
 EXPORT_SYMBOL_GPL(dmc_devres_add);
 
 /* The newest resource of @dev with @release accepted by @match. Locked. */
-static struct dmc_devres *dmc_devres_find_locked(struct dmc_device *dev,
-						 dmc_dr_release_t release,
-						 dmc_dr_match_t match,
-						 void *match_data)
+struct dmc_devres *dmc_devres_find_locked(struct dmc_device *dev,
+					  dmc_dr_release_t release,
+					  dmc_dr_match_t match, void *match_data)
 {
 	struct dmc_devres *dr;
 
@@ -318,6 +298,51 @@ int dmc_devres_release(struct dmc_device *dev, dmc_dr_release_t release,
 }
 EXPORT_SYMBOL_GPL(dmc_devres_release);
 
+/* ---- group markers (devres_group.c has the rest) ------------------------------ */
+
+/* The markers' releases: nothing to release; they identify the markers. */
+void dmc_devres_group_open_release(struct dmc_device *dev, void *res)
+{
+	struct dmc_devres_group *grp = res;
+
+	/*
+	 * Never closed: the closing marker was never on a list, and is ours.
+	 * (Closed, it was on the list after this one, so released already.)
+	 */
+	if (!grp->closed)
+		kfree(grp->close);
+}
+
+void dmc_devres_group_close_release(struct dmc_device *dev, void *res)
+{
+}
+
+/* Is @dr a group's marker rather than a resource? */
+static bool dmc_devres_is_marker(struct dmc_devres *dr)
+{
+	return dr->release == dmc_devres_group_open_release ||
+	       dr->release == dmc_devres_group_close_release;
+}
+
+/*
+ * Release @todo's entries newest first and free them, with no lock held.
+ * Return: how many were resources (not group markers).
+ */
+int dmc_devres_release_list(struct dmc_device *dev, struct list_head *todo)
+{
+	struct dmc_devres *dr, *tmp;
+	int n = 0;
+
+	list_for_each_entry_safe_reverse(dr, tmp, todo, entry) {
+		list_del_init(&dr->entry);
+		if (!dmc_devres_is_marker(dr))
+			n++;
+		dr->release(dev, dr->data);
+		kfree(dr);
+	}
+	return n;
+}
+
 /*
  * Release every resource of @dev, newest first, until none is left: the
  * list is taken whole under the lock and released with no lock held; what
@@ -328,7 +353,6 @@ EXPORT_SYMBOL_GPL(dmc_devres_release);
  */
 int __dmc_devres_release_all(struct dmc_device *dev)
 {
-	struct dmc_devres *dr, *tmp;
 	unsigned long flags;
 	LIST_HEAD(todo);
 	int n = 0;
@@ -339,12 +363,7 @@ int __dmc_devres_release_all(struct dmc_device *dev)
 		spin_unlock_irqrestore(&dev->p->devres_lock, flags);
 		if (list_empty(&todo))
 			return n;
-		list_for_each_entry_safe_reverse(dr, tmp, &todo, entry) {
-			list_del_init(&dr->entry);
-			dr->release(dev, dr->data);
-			kfree(dr);
-			n++;
-		}
+		n += dmc_devres_release_list(dev, &todo);
 	}
 }
 
@@ -394,7 +413,8 @@ static const void *dmc_devres_sym(struct dmc_devres *dr)
  * @buf: a page
  *
  * One line per resource, oldest first: its size in bytes, then its name:
- * "devm_kmalloc" for managed memory, the function of an action, the
+ * "devm_kmalloc" for managed memory, "group <" and "group >" for the
+ * markers of a group's start and end, the function of an action, the
  * release function of any other (as %ps prints them: a symbol, with its
  * module if it is one's, or an address once that module is gone).
  *
@@ -415,6 +435,10 @@ ssize_t dmc_devres_show(struct dmc_device *dev, char *buf)
 		if (dr->release == dmc_devm_kmalloc_release)
 			len += scnprintf(buf + len, PAGE_SIZE - len, "%zu devm_kmalloc\n",
 					 dr->size);
+		else if (dr->release == dmc_devres_group_open_release)
+			len += scnprintf(buf + len, PAGE_SIZE - len, "0 group <\n");
+		else if (dr->release == dmc_devres_group_close_release)
+			len += scnprintf(buf + len, PAGE_SIZE - len, "0 group >\n");
 		else
 			len += scnprintf(buf + len, PAGE_SIZE - len, "%zu %ps\n",
 					 dr->size, dmc_devres_sym(dr));
@@ -480,6 +504,70 @@ void dmc_devm_kfree(struct dmc_device *dev, const void *p)
 		   dev ? dev->kobj.name : "(no device)");
 }
 EXPORT_SYMBOL_GPL(dmc_devm_kfree);
+
+/**
+ * dmc_devm_krealloc() - resize managed memory
+ * @dev: the device the memory is managed for
+ * @ptr: the memory, or NULL or ZERO_SIZE_PTR (then as dmc_devm_kmalloc())
+ * @new_size: bytes wanted; 0 frees @ptr (as dmc_devm_kfree())
+ * @gfp: allocation flags; with __GFP_ZERO the bytes past the old size are
+ *	zeroed
+ *
+ * The memory keeps its place among the device's resources (it is released
+ * when it would have been). Memory that does not shrink below what was
+ * asked for stays where it is; larger memory is a new block, the old
+ * contents copied and the old block freed. Memory that is not @dev's
+ * managed memory is a misuse: counted, nothing changes, NULL returned.
+ *
+ * Context: as @gfp allows.
+ * Return: the memory (@ptr or a new address); ZERO_SIZE_PTR for
+ * @new_size 0; NULL on failure, @ptr then unchanged and still managed.
+ */
+void *dmc_devm_krealloc(struct dmc_device *dev, void *ptr, size_t new_size,
+			gfp_t gfp)
+{
+	struct dmc_devres *old_dr, *new_dr;
+	unsigned long flags;
+	void *p;
+
+	if (unlikely(!new_size)) {
+		dmc_devm_kfree(dev, ptr);
+		return ZERO_SIZE_PTR;
+	}
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return dmc_devm_kmalloc(dev, new_size, gfp);
+	if (!dmc_devres_dev_ok(dev, "devm_krealloc"))
+		return NULL;
+	p = dmc_devres_alloc_raw(dmc_devm_kmalloc_release, new_size, gfp);
+	if (!p)
+		return NULL;
+	new_dr = to_devres(p);
+
+	spin_lock_irqsave(&dev->p->devres_lock, flags);
+	old_dr = dmc_devres_find_locked(dev, dmc_devm_kmalloc_release,
+					dmc_devm_kmalloc_match, ptr);
+	if (old_dr && new_size <= old_dr->size)
+		new_dr = NULL;		/* it fits: keep it */
+	else if (old_dr)
+		list_replace_init(&old_dr->entry, &new_dr->entry);
+	spin_unlock_irqrestore(&dev->p->devres_lock, flags);
+
+	if (!old_dr) {
+		kfree(new_dr);
+		DMC_MISUSE(true, "devm_krealloc of memory that is not managed for '%s'\n",
+			   dev->kobj.name ?: "(unnamed)");
+		return NULL;
+	}
+	if (!new_dr) {
+		kfree(to_devres(p));
+		return ptr;
+	}
+	/* Off every list now: only the caller may still use the old block. */
+	memcpy(new_dr->data, old_dr->data, old_dr->size);
+	kfree(old_dr);
+	return new_dr->data;
+}
+EXPORT_SYMBOL_GPL(dmc_devm_krealloc);
 
 /**
  * dmc_devm_kstrdup() - a managed copy of a string

@@ -524,6 +524,266 @@ static void devres_added_while_unbinding_each_released_once(struct kunit *test)
 	kfree(r);
 }
 
+/* ---- groups and devm_krealloc -------------------------------------------- */
+
+/* Add actions @from..@to (ids) of @acts to @dev. */
+static void dvt_add_acts(struct kunit *test, struct dmc_device *dev,
+			 struct dvt_act *acts, int from, int to)
+{
+	int i;
+
+	for (i = from; i <= to; i++)
+		KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvt_action, &acts[i]), 0);
+}
+
+static struct dvt_act *dvt_n_acts(struct kunit *test, struct dvt *t, int n)
+{
+	struct dvt_act *acts = kunit_kcalloc(test, n, sizeof(*acts), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, acts);
+	for (i = 0; i < n; i++) {
+		acts[i].t = t;
+		acts[i].id = i;
+	}
+	return acts;
+}
+
+/* The log from @from on equals @want (@n entries). */
+static void dvt_expect_log(struct kunit *test, struct dvt *t, int from,
+			   const int *want, int n)
+{
+	int i;
+
+	KUNIT_ASSERT_EQ(test, atomic_read(&t->nlog), from + n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, t->log[from + i], want[i]);
+}
+
+/*
+ * A closed group releases what was added between its markers, newest
+ * first, and nothing before or after; a group opened inside one that is
+ * released goes with it. NULL means the newest open group.
+ */
+static void devres_group_releases_its_stretch(struct kunit *test)
+{
+	static const int inner[] = { 3, 2 }, outer[] = { 5, 4, 1 }, rest[] = { 6, 0 };
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *acts = dvt_n_acts(test, t, 7);
+	unsigned long misuse;
+	void *outer_id, *inner_id;
+	int cookie;
+
+	dvt_add_acts(test, dev, acts, 0, 0);
+	outer_id = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, outer_id);
+	dvt_add_acts(test, dev, acts, 1, 1);
+	inner_id = dmc_devres_open_group(dev, &cookie, GFP_KERNEL);
+	KUNIT_EXPECT_PTR_EQ(test, inner_id, (void *)&cookie);
+	dvt_add_acts(test, dev, acts, 2, 3);
+	dmc_devres_close_group(dev, NULL);		/* the inner one */
+	dvt_add_acts(test, dev, acts, 4, 5);
+	dmc_devres_close_group(dev, outer_id);
+	dvt_add_acts(test, dev, acts, 6, 6);
+
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, &cookie), 2);
+	dvt_expect_log(test, t, 0, inner, 2);
+	/* The outer group is closed: no open group is left for NULL. */
+	misuse = dmc_misuse_count();
+	DMCT_WARN_BEGIN();
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, NULL), 0);
+	dmc_devres_close_group(dev, outer_id);		/* closed already */
+	DMCT_WARN_END();
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nlog), 2);
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, outer_id), 3);
+	dvt_expect_log(test, t, 2, outer, 3);
+	/* Group markers are not counted as resources. */
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 2);
+	dvt_expect_log(test, t, 5, rest, 2);
+	dvt_done(test, t, false);
+}
+
+/*
+ * Linux's rules for groups that are open or overlap: an open group's
+ * stretch runs to the end of the list; a group only partly inside a
+ * released stretch keeps its markers and the rest of its resources.
+ * Forgetting a group keeps its resources.
+ */
+static void devres_group_open_overlapping_and_removed(struct kunit *test)
+{
+	static const int a_rel[] = { 2, 1 }, b_rel[] = { 3 };
+	static const int open_rel[] = { 6, 5 }, rest[] = { 8, 7, 4 };
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *acts = dvt_n_acts(test, t, 9);
+	void *a, *b, *c, *kept;
+	unsigned long misuse;
+
+	/* A < 1  B < 2  A > 3  B > */
+	a = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	dvt_add_acts(test, dev, acts, 1, 1);
+	b = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, a && b && a != b);
+	dvt_add_acts(test, dev, acts, 2, 2);
+	dmc_devres_close_group(dev, a);
+	dvt_add_acts(test, dev, acts, 3, 3);
+	dmc_devres_close_group(dev, b);
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, a), 2);
+	dvt_expect_log(test, t, 0, a_rel, 2);
+	/* B's opening marker was inside A's stretch, its closing one not. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, b), 1);
+	dvt_expect_log(test, t, 2, b_rel, 1);
+
+	/* 4  kept < 5  C < 6 (both open): releasing kept takes C too. */
+	dvt_add_acts(test, dev, acts, 4, 4);
+	kept = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	dvt_add_acts(test, dev, acts, 5, 5);
+	c = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, kept && c);
+	dvt_add_acts(test, dev, acts, 6, 6);
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, kept), 2);
+	dvt_expect_log(test, t, 3, open_rel, 2);
+	misuse = dmc_misuse_count();
+	DMCT_WARN_BEGIN();
+	dmc_devres_remove_group(dev, c);		/* went with kept */
+	DMCT_WARN_END();
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 1);
+
+	/* Forgotten: 7 and 8 stay the device's. */
+	kept = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	dvt_add_acts(test, dev, acts, 7, 8);
+	dmc_devres_remove_group(dev, kept);
+	/* An open group at the device's end is freed with everything. */
+	KUNIT_ASSERT_NOT_NULL(test, dmc_devres_open_group(dev, NULL, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 3);
+	dvt_expect_log(test, t, 5, rest, 3);
+	/* Nothing left: a late release of a group is quiet, as Linux's. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, kept), 0);
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 1);
+	dvt_done(test, t, false);
+}
+
+static void devm_krealloc_keeps_contents_and_place(struct kunit *test)
+{
+	static const int order[] = { 2, 1 };
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	struct dvt_act *acts = dvt_n_acts(test, t, 3);
+	unsigned long misuse;
+	char *p, *q, *r;
+	int stack;
+
+	dvt_add_acts(test, dev, acts, 1, 1);
+	p = dmc_devm_kmalloc(dev, 8, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	dvt_add_acts(test, dev, acts, 2, 2);
+	memcpy(p, "abcdefg", 8);
+	/* Smaller: the same block. */
+	KUNIT_EXPECT_PTR_EQ(test, dmc_devm_krealloc(dev, p, 4, GFP_KERNEL), (void *)p);
+	q = dmc_devm_krealloc(dev, p, 256, GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_STREQ(test, q, "abcdefg");
+	KUNIT_EXPECT_NULL(test, memchr_inv(q + 8, 0, 248));
+	/* The old block is no longer managed; the new one is. */
+	misuse = dmc_misuse_count();
+	DMCT_WARN_BEGIN();
+	KUNIT_EXPECT_NULL(test, dmc_devm_krealloc(dev, &stack, 16, GFP_KERNEL));
+	DMCT_WARN_END();
+	KUNIT_EXPECT_EQ(test, dmc_misuse_count(), misuse + 1);
+	r = dmc_devm_krealloc(dev, NULL, 16, GFP_KERNEL);	/* a new one */
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_PTR_EQ(test, dmc_devm_krealloc(dev, r, 0, GFP_KERNEL),
+			    (void *)ZERO_SIZE_PTR);		/* freed */
+	/* Two actions and the resized memory: three resources, in order. */
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), 3);
+	dvt_expect_log(test, t, 0, order, 2);
+	dvt_done(test, t, false);
+}
+
+/* ---- a group released while another thread adds resources ---------------- */
+
+#define DVG_ADDS	400
+
+struct dvg_race {
+	struct dmc_device *dev;
+	atomic_t runs[DVG_ADDS + 1];	/* per action: times run; [0]: the gate */
+	int index[DVG_ADDS + 1];
+	struct completion releasing;	/* the group's release has begun */
+	struct completion added;	/* the adder added everything */
+};
+
+static struct dvg_race *dvg_cur;
+
+/* The group's only resource: holds its release until the adder is done. */
+static void dvg_gate(void *data)
+{
+	complete(&dvg_cur->releasing);
+	wait_for_completion_timeout(&dvg_cur->added, 10 * HZ);
+	atomic_inc(&dvg_cur->runs[0]);
+}
+
+static void dvg_action(void *data)
+{
+	atomic_inc(&dvg_cur->runs[*(int *)data]);
+}
+
+static int dvg_adder(void *data)
+{
+	struct dvg_race *r = data;
+	int i;
+
+	wait_for_completion_timeout(&r->releasing, 10 * HZ);
+	for (i = 1; i <= DVG_ADDS; i++) {
+		r->index[i] = i;
+		if (dmc_devm_add_action(r->dev, dvg_action, &r->index[i]))
+			break;
+	}
+	complete_all(&r->added);	/* the gate waits for it, and the test looks */
+	return 0;
+}
+
+/*
+ * The group's release has cut its stretch from the list and is releasing
+ * it when another thread adds resources: they land after the stretch,
+ * stay the device's, and are released once, by the release of them all.
+ */
+static void devres_group_release_racing_adds(struct kunit *test)
+{
+	struct dvt *t = dvt_world(test, false);
+	struct dmc_device *dev = dvt_dev(test, t);
+	/* Not the test's: left to the thread if it hangs. */
+	struct dvg_race *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct task_struct *tk;
+	int i, bad = 0;
+	void *g;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	dvg_cur = r;
+	r->dev = dev;
+	init_completion(&r->releasing);
+	init_completion(&r->added);
+	g = dmc_devres_open_group(dev, NULL, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_ASSERT_EQ(test, dmc_devm_add_action(dev, dvg_gate, NULL), 0);
+	tk = kthread_run(dvg_adder, r, "dvg_adder");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tk));
+	/* Open group: its stretch is the list's end when the release cuts. */
+	KUNIT_EXPECT_EQ(test, dmc_devres_release_group(dev, g), 1);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->added, 10 * HZ));
+	for (i = 1; i <= DVG_ADDS; i++)
+		bad += atomic_read(&r->runs[i]) != 0;
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, dvt_release_all(dev), DVG_ADDS);
+	for (i = 0; i <= DVG_ADDS; i++)
+		bad += atomic_read(&r->runs[i]) != 1;
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	dvt_done(test, t, false);
+	kfree(r);
+}
+
 static struct kunit_case devres_test_cases[] = {
 	KUNIT_CASE(devres_released_newest_first_after_remove),
 	KUNIT_CASE(devres_released_when_probe_fails),
@@ -533,6 +793,10 @@ static struct kunit_case devres_test_cases[] = {
 	KUNIT_CASE(devm_memory_and_actions_by_hand),
 	KUNIT_CASE(devres_on_a_device_never_added),
 	KUNIT_CASE(devres_added_while_unbinding_each_released_once),
+	KUNIT_CASE(devres_group_releases_its_stretch),
+	KUNIT_CASE(devres_group_open_overlapping_and_removed),
+	KUNIT_CASE(devm_krealloc_keeps_contents_and_place),
+	KUNIT_CASE(devres_group_release_racing_adds),
 	{}
 };
 

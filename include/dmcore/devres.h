@@ -11,8 +11,11 @@
  * (for what was added outside a binding). The list is in the tree: the
  * device's "devres" file names each resource, oldest first.
  *
- * Not in dmcore (yet): devres groups (devres_open_group() and friends),
- * devm_krealloc(), page and per-CPU allocations.
+ * Groups (dmc_devres_open_group() and friends) mark a stretch of the list
+ * to release or forget together, as a driver's sub-component would.
+ *
+ * Not in dmcore (yet): page and per-CPU allocations, devm_kmemdup(),
+ * devm_kstrdup_const().
  */
 #ifndef _DMCORE_DEVRES_H
 #define _DMCORE_DEVRES_H
@@ -46,6 +49,12 @@ int dmc_devres_release(struct dmc_device *dev, dmc_dr_release_t release,
 		       dmc_dr_match_t match, void *match_data);
 int dmc_devres_release_all(struct dmc_device *dev);
 
+/* Groups: a stretch of a device's resources, released or forgotten together */
+void *dmc_devres_open_group(struct dmc_device *dev, void *id, gfp_t gfp);
+void dmc_devres_close_group(struct dmc_device *dev, void *id);
+void dmc_devres_remove_group(struct dmc_device *dev, void *id);
+int dmc_devres_release_group(struct dmc_device *dev, void *id);
+
 void *dmc_devm_kmalloc(struct dmc_device *dev, size_t size, gfp_t gfp) __malloc;
 static inline void *dmc_devm_kzalloc(struct dmc_device *dev, size_t size, gfp_t gfp)
 {
@@ -53,6 +62,8 @@ static inline void *dmc_devm_kzalloc(struct dmc_device *dev, size_t size, gfp_t 
 }
 
 void dmc_devm_kfree(struct dmc_device *dev, const void *p);
+void *dmc_devm_krealloc(struct dmc_device *dev, void *ptr, size_t new_size,
+			gfp_t gfp);
 char *dmc_devm_kstrdup(struct dmc_device *dev, const char *s, gfp_t gfp) __malloc;
 __printf(3, 0)
 char *dmc_devm_kvasprintf(struct dmc_device *dev, gfp_t gfp, const char *fmt,
