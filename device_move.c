@@ -401,6 +401,11 @@ int dmc_device_move(struct dmc_device *dev, struct dmc_device *new_parent,
 				   dev && dev->p ? "unknown power order" : "NULL device");
 		return -EINVAL;
 	}
+	if (new_parent == dev) {	/* before its lock is taken twice */
+		pr_err_ratelimited("dmcore: move of device '%s' under itself: a cycle\n",
+				   dmc_dev_name(dev));
+		return -EINVAL;
+	}
 	dmc_device_get(dev);
 	dmc_pm_transition_lock();
 	if (new_parent)
