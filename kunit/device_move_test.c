@@ -107,8 +107,8 @@ static void device_rename_updates_every_index(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dmc_device_rename(m->dev, mn), 0);
 
 	KUNIT_EXPECT_STREQ(test, dmc_dev_name(a->dev), an);
-	KUNIT_EXPECT_STREQ(test, dmm_path(test, a), dmm_str(test, "%s/%s",
-				dmm_path(test, p), an));
+	KUNIT_EXPECT_STREQ(test, dmm_path(test, a),
+			   dmm_str(test, "%s/%s", dmm_path(test, p), an));
 	KUNIT_EXPECT_TRUE(test, mv_on_bus(b, an, a));
 	KUNIT_EXPECT_FALSE(test, mv_on_bus(b, a->name, a));
 	KUNIT_EXPECT_TRUE(test, mv_child_of(p, an, a));
