@@ -531,9 +531,12 @@ int dmc_ctl_device_rename(const struct dmc_ctl_args *a)
 		err = -EPERM;
 		goto out;
 	}
-	dmc_ctl_unlock();
+	/*
+	 * Under control's mutex (no callback runs): the name checks above
+	 * and dmc_ctl_device_name_taken() read control devices' names,
+	 * which only this command changes.
+	 */
 	err = dmc_device_rename(dev, name);	/* logs its refusals */
-	dmc_ctl_relock();
 out:
 	dmc_device_put(dev);
 	return err;

@@ -88,13 +88,15 @@ static void dmc_device_renamed_links(struct dmc_kobject *kobj, const char *old_n
 				     void *arg)
 {
 	struct dmc_device *dev = to_dmc_device(kobj);
+	struct dmc_subsys_private *bp = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	struct dmc_subsys_private *cp = dev->class ? READ_ONCE(dev->class->p) : NULL;
 	struct dmc_kobject *dirs[3];
 	unsigned int i, n = 0;
 
-	if (dev->bus && dmc_klist_node_attached(&dev->p->knode_bus))
-		dirs[n++] = &dev->bus->p->devices_kset->kobj;
-	if (dev->class && dmc_klist_node_attached(&dev->p->knode_class))
-		dirs[n++] = &dev->class->p->subsys.kobj;
+	if (bp && dmc_klist_node_attached(&dev->p->knode_bus))
+		dirs[n++] = &bp->devices_kset->kobj;
+	if (cp && dmc_klist_node_attached(&dev->p->knode_class))
+		dirs[n++] = &cp->subsys.kobj;
 	if (dev->driver && dmc_klist_node_attached(&dev->p->knode_driver))
 		dirs[n++] = &dev->driver->p->kobj;
 	for (i = 0; i < n; i++) {
@@ -111,13 +113,15 @@ static void dmc_device_renamed_links(struct dmc_kobject *kobj, const char *old_n
 static unsigned int dmc_device_name_lists(struct dmc_device *dev,
 					  struct dmc_klist_member *m)
 {
+	struct dmc_subsys_private *bp = dev->bus ? READ_ONCE(dev->bus->p) : NULL;
+	struct dmc_subsys_private *cp = dev->class ? READ_ONCE(dev->class->p) : NULL;
 	unsigned int n = 0;
 
-	if (dev->bus && dev->bus->p)
-		m[n++] = (struct dmc_klist_member){ &dev->bus->p->klist_devices,
+	if (bp)
+		m[n++] = (struct dmc_klist_member){ &bp->klist_devices,
 						    &dev->p->knode_bus, true };
-	if (dev->class && dev->class->p)
-		m[n++] = (struct dmc_klist_member){ &dev->class->p->klist_devices,
+	if (cp)
+		m[n++] = (struct dmc_klist_member){ &cp->klist_devices,
 						    &dev->p->knode_class, true };
 	return n;
 }
@@ -376,7 +380,10 @@ out:
  * Refused, changing nothing, with one rate-limited log line: a cycle (the
  * new parent is @dev, below it, or depends on it through device links),
  * a device on moved under a suspended parent (the power order's rule),
- * a device or new parent being deleted.
+ * a device or new parent being deleted, a name taken under the new
+ * parent. (Only a device of the same name added under the new parent
+ * while the move runs makes it fail after the power order changed, to an
+ * order as sound as before.)
  *
  * Context: may sleep; takes the power-transition mutex (not from a
  * suspend or resume callback), the new parent's and @dev's device locks
