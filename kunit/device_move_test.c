@@ -11,7 +11,9 @@
  *
  * Concurrent (kthreads and completions): a rename against lookups by
  * name on the bus; a rename against the device's deletion; a move against
- * the deletion of the old parent and of the new parent; a move against
+ * the deletion of the old parent (free-running, and forced: the deletion
+ * parked in a bus notifier while it walks the children) and of the new
+ * parent; a move against
  * system suspend and resume; a rename against unbind and bind. Each ends
  * with the model's invariant check.
  *
@@ -729,6 +731,89 @@ static void device_move_vs_delete_new_parent(struct kunit *test)
 	kunit_info(test, "moved first %u, deleted first %u", moved, refused);
 }
 
+/* The parked deletion of the old parent: a bus notifier holds it. */
+struct mv_park {
+	struct notifier_block nb;
+	struct dmc_device *at;		/* park in this device's deletion */
+	struct completion parked;
+	struct completion release;
+	struct completion done;
+	struct dmc_device *del;		/* what the kthread deletes */
+};
+
+static int mv_park_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct mv_park *pk = container_of(nb, struct mv_park, nb);
+
+	if (action == DMC_BUS_NOTIFY_DEL_DEVICE && data == pk->at) {
+		complete_all(&pk->parked);
+		wait_for_completion_timeout(&pk->release, 60 * HZ);
+	}
+	return NOTIFY_DONE;
+}
+
+static int mv_park_deleter(void *arg)
+{
+	struct mv_park *pk = arg;
+
+	dmc_device_del(pk->del);
+	complete_all(&pk->done);
+	return 0;
+}
+
+/*
+ * The old parent's deletion forced to be under way (claimed, walking its
+ * children, parked in the deletion of a first child s) when the move of
+ * its second child a runs: the move succeeds, and the deletion, resumed,
+ * leaves a alone (its claim sees the parent changed) instead of
+ * deleting it and walking on up into the new parent.
+ */
+static void device_move_during_old_parent_deletion(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	struct dmm_dev *p = dmm_dev_new(test, "p", NULL, NULL, NULL);
+	struct dmm_dev *q = dmm_dev_new(test, "q", NULL, NULL, NULL);
+	struct dmm_dev *s = dmm_dev_new(test, "s", b, p, NULL);
+	struct dmm_dev *a = dmm_dev_new(test, "a", b, p, NULL);
+	struct dmm_dev *k = dmm_dev_new(test, "k", b, a, NULL);
+	struct mv_park *pk = kzalloc(sizeof(*pk), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, pk);
+	pk->nb.notifier_call = mv_park_notify;
+	pk->at = s->dev;
+	pk->del = p->dev;
+	init_completion(&pk->parked);
+	init_completion(&pk->release);
+	init_completion(&pk->done);
+	KUNIT_ASSERT_EQ(test, dmc_bus_register_notifier(&b->bus, &pk->nb), 0);
+	p->added = false;
+	t = kthread_run(mv_park_deleter, pk, "mv-park");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	if (!wait_for_completion_timeout(&pk->parked, 30 * HZ)) {
+		complete_all(&pk->release);
+		KUNIT_FAIL(test, "the deletion never reached s");
+		return;		/* pk leaked, never freed under the thread */
+	}
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_dead(p->dev));
+	KUNIT_EXPECT_EQ(test, dmc_device_move(a->dev, q->dev, DMC_DPM_ORDER_DEV_LAST), 0);
+	complete_all(&pk->release);
+	if (!wait_for_completion_timeout(&pk->done, 60 * HZ)) {
+		KUNIT_FAIL(test, "the parked deletion never finished");
+		return;
+	}
+	dmc_bus_unregister_notifier(&b->bus, &pk->nb);
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(p->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_device_is_registered(s->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(a->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(k->dev));
+	KUNIT_EXPECT_TRUE(test, dmc_device_is_registered(q->dev));
+	KUNIT_EXPECT_PTR_EQ(test, a->dev->parent, q->dev);
+	KUNIT_EXPECT_TRUE(test, mv_child_of(q, a->name, a));
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(DMC_INV_QUIESCENT), 0U);
+	kfree(pk);
+}
+
 /* Move r->dev between r->p and r->q until stopped. */
 static int mv_mover(void *arg)
 {
@@ -861,6 +946,7 @@ static struct kunit_case device_move_test_cases[] = {
 	KUNIT_CASE(device_rename_under_concurrent_lookup),
 	KUNIT_CASE(device_rename_vs_delete),
 	KUNIT_CASE(device_move_vs_delete_old_parent),
+	KUNIT_CASE(device_move_during_old_parent_deletion),
 	KUNIT_CASE(device_move_vs_delete_new_parent),
 	KUNIT_CASE(device_move_vs_suspend_all),
 	KUNIT_CASE(device_rename_vs_bind_unbind),
