@@ -207,8 +207,10 @@ int dmc_klist_rename_many(const struct dmc_klist_member *m, unsigned int nr,
 
 	if (WARN_ON_ONCE(nr > 8))
 		return -EINVAL;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		spin_lock_nested(&m[i].k->lock, i);
+		__release(&m[i].k->lock);	/* for sparse: one lock per turn */
+	}
 	for (i = 0; i < nr && !err; i++) {
 		if (!m[i].unique || !m[i].k->indexed ||
 		    !dmc_klist_node_attached(m[i].n))
@@ -227,8 +229,10 @@ int dmc_klist_rename_many(const struct dmc_klist_member *m, unsigned int nr,
 				dmc_htab_add(&m[i].k->index, &m[i].n->hnode,
 					     dmc_klist_hash(m[i].k, m[i].n));
 	}
-	for (i = nr; i--; )
+	for (i = nr; i--; ) {
+		__acquire(&m[i].k->lock);	/* for sparse, as above */
 		spin_unlock(&m[i].k->lock);
+	}
 	return err;
 }
 
