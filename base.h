@@ -252,6 +252,15 @@ struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj);
 int __dmc_kobject_rename(struct dmc_kobject *kobj, char *name);
 int __dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent,
 		       struct dmc_kobject **old_parent);
+struct dmc_klist_member;
+int __dmc_kobject_rename_in(struct dmc_kobject *kobj, char *name,
+			    const struct dmc_klist_member *m, unsigned int nr,
+			    const char **old_name,
+			    void (*renamed)(struct dmc_kobject *kobj,
+					    const char *old_name, void *arg),
+			    void *arg);
+char *dmc_kobject_devpath_old(const struct dmc_kobject *kobj);	/* kobject.c */
+void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old);
 struct dmc_kset *dmc_kobject_subsystem_kset(const struct dmc_kobject *kobj);
 
 /* kobject_debug.c */
@@ -319,6 +328,15 @@ bool dmc_klist_node_attached(struct dmc_klist_node *n);
 bool dmc_klist_node_indexed(struct dmc_klist *k, const struct dmc_klist_node *n);
 int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 		     int (*rename)(void *arg), void *arg);
+/* One klist and an object's node in it, for dmc_klist_rename_many(). */
+struct dmc_klist_member {
+	struct dmc_klist *k;
+	struct dmc_klist_node *n;
+	bool unique;
+};
+
+int dmc_klist_rename_many(const struct dmc_klist_member *m, unsigned int nr,
+			  const char *name, int (*rename)(void *arg), void *arg);
 struct dmc_klist_node *dmc_klist_find(struct dmc_klist *k, const char *name);
 unsigned int dmc_klist_count(struct dmc_klist *k);
 void dmc_klist_iter_start(struct dmc_klist *k, struct dmc_klist_iter *it);
@@ -663,6 +681,7 @@ int dmc_walk_group_list(struct dmc_kobject *kobj,
 /* device_children.c */
 int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
 void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
+int dmc_device_children_prepare(struct dmc_device *parent);	/* device_move.c */
 
 /* bus.c: what is on a bus; a device's driver read without its lock */
 extern spinlock_t dmc_driver_p_lock;
@@ -772,11 +791,16 @@ int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
 bool dmc_device_links_consumers_bound(struct dmc_device *dev);
 void dmc_device_links_purge(struct dmc_device *dev);
+int dmc_links_depends_on(struct dmc_device *from, struct dmc_device *to);
+int dmc_links_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);
 void dmc_dpm_remove(struct dmc_device *dev);
 void dmc_dpm_move_last(struct dmc_device *dev);
+void dmc_pm_transition_lock(void);
+void dmc_pm_transition_unlock(void);
+bool dmc_dpm_comes_before(struct dmc_device *a, struct dmc_device *b);
 extern struct mutex dmc_links_mutex;
 extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */

@@ -24,6 +24,8 @@
  *   driver del NAME
  *   device add NAME [bus=BUS] [parent=PATH] [class=CLASS] [attr=KEY=VALUE]...
  *   device del PATH
+ *   device rename PATH NAME
+ *   device move PATH PARENT [order=none|dev-after-parent|parent-before-dev|dev-last]
  *   link add SUPPLIER CONSUMER       link del SUPPLIER CONSUMER
  *   suspend                          resume
  *   settle
@@ -40,6 +42,7 @@
  *   PATH       a device's DEVPATH, "/devices/a/b"; the leading '/' may be
  *              left out. Any registered device, made by control or not,
  *              but not a shadow of the bridge as a parent or in a link.
+ *   PARENT     a PATH, or "-" for the top level.
  *   GLOB       a glob_match() pattern (linux/glob.h) for device names,
  *              1..255 bytes; default "*".
  *   ERRNO      1..4095, but none of the kernel-internal 512..529, which
@@ -72,6 +75,12 @@
  *              -EINVAL). KEY may not be uevent, power, driver or subsystem,
  *              which the core uses.
  *   device del unregisters a device made by control (its children go too).
+ *   device rename renames a device made by control (dmc_device_rename():
+ *              its directory, its bus's, class's and driver's links follow;
+ *              a "move" event with DEVPATH_OLD).
+ *   device move gives a device made by control a new parent
+ *              (dmc_device_move(), with its children; default order
+ *              dev-after-parent; a "move" event with DEVPATH_OLD).
  *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()).
  *   link del   deletes a link made by "link add".
  *   suspend    dmc_suspend_all(); the failing device is logged.
@@ -229,6 +238,9 @@ static const struct dmc_ctl_opt dmc_ctl_opts[] = {
 		.name = "attr", .kind = DMC_CTL_KEYVAL, .bit = DMC_CTL_OPT_ATTR,
 		.repeats = true, .meta = "KEY=VALUE",
 		.offset = DMC_CTL_AT(attrs),
+	}, {
+		.name = "order", .kind = DMC_CTL_NAME, .bit = DMC_CTL_OPT_ORDER,
+		.meta = "ORDER", .offset = DMC_CTL_AT(order),
 	},
 };
 
@@ -242,6 +254,7 @@ struct dmc_ctl_verb {
 	enum dmc_ctl_cmd id;
 	unsigned int nargs;		/* positional arguments */
 	enum dmc_ctl_kind arg_kind;	/* DMC_CTL_NAME or DMC_CTL_PATH */
+	bool last_is_name;		/* but the last one is a NAME */
 	const char *missing;		/* logged when one is missing */
 	unsigned int opts;		/* DMC_CTL_OPT_* it takes */
 	unsigned int required;		/* of @opts, those it needs */
@@ -277,6 +290,13 @@ static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
 		     DMC_CTL_OPT_ATTR, 0),
 	DMC_CTL_VERB("device del", DMC_CTL_DEVICE_DEL, 1, DMC_CTL_PATH,
 		     "missing path", 0, 0),
+	{
+		.cmd = "device rename", .id = DMC_CTL_DEVICE_RENAME, .nargs = 2,
+		.arg_kind = DMC_CTL_PATH, .last_is_name = true,
+		.missing = "needs PATH and NAME",
+	},
+	DMC_CTL_VERB("device move", DMC_CTL_DEVICE_MOVE, 2, DMC_CTL_PATH,
+		     "needs PATH and PARENT (a path or -)", DMC_CTL_OPT_ORDER, 0),
 	DMC_CTL_VERB("link add", DMC_CTL_LINK_ADD, 2, DMC_CTL_PATH,
 		     "needs SUPPLIER and CONSUMER", 0, 0),
 	DMC_CTL_VERB("link del", DMC_CTL_LINK_DEL, 2, DMC_CTL_PATH,
@@ -629,7 +649,8 @@ static int dmc_ctl_parse_args(char **pos, const struct dmc_ctl_verb *v,
 			pr_err_ratelimited("%s: %s\n", v->cmd, v->missing);
 			return -EINVAL;
 		}
-		if (v->arg_kind == DMC_CTL_NAME) {
+		if (v->arg_kind == DMC_CTL_NAME ||
+		    (v->last_is_name && i == v->nargs - 1)) {
 			err = dmc_ctl_check_name(v->cmd, a->arg[i], false);
 			if (err)
 				return err;

@@ -55,6 +55,8 @@ enum dmc_ctl_cmd {
 	DMC_CTL_DRIVER_DEL,
 	DMC_CTL_DEVICE_ADD,
 	DMC_CTL_DEVICE_DEL,
+	DMC_CTL_DEVICE_RENAME,
+	DMC_CTL_DEVICE_MOVE,
 	DMC_CTL_LINK_ADD,
 	DMC_CTL_LINK_DEL,
 	DMC_CTL_SUSPEND,
@@ -74,6 +76,7 @@ enum {
 	DMC_CTL_OPT_PARENT	= BIT(6),
 	DMC_CTL_OPT_CLASS	= BIT(7),
 	DMC_CTL_OPT_ATTR	= BIT(8),
+	DMC_CTL_OPT_ORDER	= BIT(9),
 };
 
 enum dmc_ctl_probe_mode {
@@ -102,9 +105,9 @@ struct dmc_ctl_attrs {
  */
 struct dmc_ctl_args {
 	enum dmc_ctl_cmd cmd;
-	char *arg[2];		/* NAME; PATH; or SUPPLIER, CONSUMER */
+	char *arg[2];		/* NAME; PATH; SUPPLIER, CONSUMER; PATH, NAME|PARENT */
 	unsigned int seen;	/* DMC_CTL_OPT_* given */
-	char *bus, *match, *parent, *class;
+	char *bus, *match, *parent, *class, *order;
 	unsigned int delay_ms;
 	struct dmc_ctl_outcome probe, suspend;
 	struct dmc_ctl_attrs attrs;
@@ -152,6 +155,8 @@ bool dmc_ctl_devices_use(const struct dmc_bus_type *bus,
 void dmc_ctl_prune(void);
 int dmc_ctl_device_add(const struct dmc_ctl_args *a);
 int dmc_ctl_device_del(const struct dmc_ctl_args *a);
+int dmc_ctl_device_rename(const struct dmc_ctl_args *a);
+int dmc_ctl_device_move(const struct dmc_ctl_args *a);
 int dmc_ctl_link_add(const struct dmc_ctl_args *a);
 int dmc_ctl_link_del(const struct dmc_ctl_args *a);
 int dmc_ctl_listen(void);

@@ -484,6 +484,114 @@ int dmc_ctl_device_del(const struct dmc_ctl_args *a)
 	return 0;
 }
 
+/*
+ * "device rename|move PATH ...": @path resolved to a device control made,
+ * with a reference, or an errno logged.
+ */
+static int dmc_ctl_own_device(char *path, const char *cmd, struct dmc_device **out)
+{
+	int err = dmc_ctl_resolve(path, cmd, out);
+
+	if (err)
+		return err;
+	if (!dmc_ctl_is_ctl_device(*out)) {
+		pr_err_ratelimited("%s: device '%.*s' was not made by control\n", cmd,
+				   dmc_ctl_qlen(path), path);
+		dmc_device_put(*out);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Would @dev named @name, under @parent, be at a path of the bridge's? */
+static bool dmc_ctl_bridge_path(struct dmc_device *dev, struct dmc_device *parent,
+				const char *name)
+{
+	return !parent && !(dev->class && !dev->bus) && dmc_bridge_owns_name(name);
+}
+
+int dmc_ctl_device_rename(const struct dmc_ctl_args *a)
+{
+	const char *name = a->arg[1];
+	struct dmc_device *dev;
+	int err;
+
+	err = dmc_ctl_own_device(a->arg[0], "device rename", &dev);
+	if (err)
+		return err;
+	/* Control's devices are unique by name; control's commands run one at a time. */
+	if (strcmp(dmc_dev_name(dev), name) && dmc_ctl_device_name_taken(name)) {
+		pr_err_ratelimited("device rename: device '%s' exists already\n", name);
+		err = -EEXIST;
+		goto out;
+	}
+	if (dmc_ctl_bridge_path(dev, dev->parent, name)) {
+		pr_err_ratelimited("device rename: '/devices/%s' is a path of the bridge's shadows\n",
+				   name);
+		err = -EPERM;
+		goto out;
+	}
+	/*
+	 * Under control's mutex (no callback runs): the name checks above
+	 * and dmc_ctl_device_name_taken() read control devices' names,
+	 * which only this command changes.
+	 */
+	err = dmc_device_rename(dev, name);	/* logs its refusals */
+out:
+	dmc_device_put(dev);
+	return err;
+}
+
+static const char * const dmc_ctl_orders[] = {
+	[DMC_DPM_ORDER_NONE] = "none",
+	[DMC_DPM_ORDER_DEV_AFTER_PARENT] = "dev-after-parent",
+	[DMC_DPM_ORDER_PARENT_BEFORE_DEV] = "parent-before-dev",
+	[DMC_DPM_ORDER_DEV_LAST] = "dev-last",
+};
+
+int dmc_ctl_device_move(const struct dmc_ctl_args *a)
+{
+	enum dmc_dpm_order order = DMC_DPM_ORDER_DEV_AFTER_PARENT;
+	struct dmc_device *dev, *parent = NULL;
+	int err;
+
+	if (a->order) {
+		err = match_string(dmc_ctl_orders, ARRAY_SIZE(dmc_ctl_orders), a->order);
+		if (err < 0) {
+			pr_err_ratelimited("device move: unknown order '%.*s' (none, dev-after-parent, parent-before-dev, dev-last)\n",
+					   dmc_ctl_qlen(a->order), a->order);
+			return -EINVAL;
+		}
+		order = err;
+	}
+	err = dmc_ctl_own_device(a->arg[0], "device move", &dev);
+	if (err)
+		return err;
+	if (strcmp(a->arg[1], "-")) {
+		err = dmc_ctl_resolve(a->arg[1], "device move: parent", &parent);
+		if (err)
+			goto out;
+		if (dmc_bridge_is_shadow(parent)) {
+			pr_err_ratelimited("device move: parent '%.*s' is a shadow of the bridge (only the real kernel adds there)\n",
+					   dmc_ctl_qlen(a->arg[1]), a->arg[1]);
+			err = -EPERM;
+			goto out;
+		}
+	} else if (dmc_ctl_bridge_path(dev, NULL, dmc_dev_name(dev))) {
+		pr_err_ratelimited("device move: '/devices/%s' is a path of the bridge's shadows\n",
+				   dmc_dev_name(dev));
+		err = -EPERM;
+		goto out;
+	}
+	dmc_ctl_unlock();
+	err = dmc_device_move(dev, parent, order);	/* logs its refusals */
+	dmc_ctl_relock();
+out:
+	dmc_device_put(parent);
+	dmc_device_put(dev);
+	return err;
+}
+
 /* ---- links ------------------------------------------------------------------ */
 
 /* "link add|del SUPPLIER CONSUMER": both resolved, with references. */

@@ -513,6 +513,8 @@ static int (* const dmc_ctl_handlers[DMC_CTL_NR_CMDS])(const struct dmc_ctl_args
 	[DMC_CTL_DRIVER_DEL]	= dmc_ctl_driver_del,
 	[DMC_CTL_DEVICE_ADD]	= dmc_ctl_device_add,
 	[DMC_CTL_DEVICE_DEL]	= dmc_ctl_device_del,
+	[DMC_CTL_DEVICE_RENAME]	= dmc_ctl_device_rename,
+	[DMC_CTL_DEVICE_MOVE]	= dmc_ctl_device_move,
 	[DMC_CTL_LINK_ADD]	= dmc_ctl_link_add,
 	[DMC_CTL_LINK_DEL]	= dmc_ctl_link_del,
 	[DMC_CTL_SUSPEND]	= dmc_ctl_power,

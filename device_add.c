@@ -360,20 +360,27 @@ enum dmc_del_claim {
 	DMC_DEL_BUSY,		/* another task deletes it */
 	DMC_DEL_MINE,		/* this task began deleting it, further out */
 	DMC_DEL_ADDING,		/* its dmc_device_add() has not finished */
+	DMC_DEL_MOVED,		/* no longer the child of the parent named */
 };
 
 /*
  * Claim @dev's deletion for the current task. When claimed, @dev is dead
- * (no more probing, no new child), and the deleter holds a reference that
- * dmc_device_del_one() drops.
+ * (no more probing, no new child, no move), and the deleter holds a
+ * reference that dmc_device_del_one() drops. With @parent, only while
+ * @dev is still its child: dmc_device_move() changes dev->parent under
+ * the device lock, so a parent's deletion that found @dev among its
+ * children before a move took it away leaves it alone.
  */
-static enum dmc_del_claim dmc_device_del_claim(struct dmc_device *dev)
+static enum dmc_del_claim dmc_device_del_claim(struct dmc_device *dev,
+					       struct dmc_device *parent)
 {
 	struct dmc_device_private *p = dev->p;
 	enum dmc_del_claim ret;
 
 	dmc_device_lock(dev);
-	if (!p->registered)
+	if (parent && dev->parent != parent)
+		ret = DMC_DEL_MOVED;
+	else if (!p->registered)
 		ret = p->dead ? DMC_DEL_NOTHING : DMC_DEL_ADDING;
 	else if (p->dead)
 		ret = p->del_task == current ? DMC_DEL_MINE : DMC_DEL_BUSY;
@@ -488,7 +495,7 @@ static void dmc_device_del_tree(struct dmc_device *root)
 	for (;;) {
 		child = dmc_device_first_child(pos);
 		if (child) {
-			switch (dmc_device_del_claim(child)) {
+			switch (dmc_device_del_claim(child, pos)) {
 			case DMC_DEL_CLAIMED:
 				pos = child;	/* held by the claim's reference */
 				break;
@@ -496,6 +503,8 @@ static void dmc_device_del_tree(struct dmc_device *root)
 			case DMC_DEL_ADDING:
 				dmc_device_del_wait_child(child);
 				break;
+			case DMC_DEL_MOVED:
+				break;	/* moved away: no longer ours */
 			case DMC_DEL_NOTHING:
 			case DMC_DEL_MINE:
 				/* Off the list already, or skipped: cannot be. */
@@ -543,13 +552,14 @@ void dmc_device_del(struct dmc_device *dev)
 {
 	if (!dev || !dev->p)
 		return;
-	switch (dmc_device_del_claim(dev)) {
+	switch (dmc_device_del_claim(dev, NULL)) {
 	case DMC_DEL_CLAIMED:
 		dmc_device_del_tree(dev);
 		break;
 	case DMC_DEL_BUSY:
 		dmc_device_del_wait(dev);
 		break;
+	case DMC_DEL_MOVED:
 	case DMC_DEL_NOTHING:
 	case DMC_DEL_MINE:
 	case DMC_DEL_ADDING:

@@ -61,6 +61,20 @@ static struct dmc_klist *dmc_device_children_alloc(struct dmc_device_private *p)
 	return k;
 }
 
+/*
+ * Make @parent's list of children now (NULL: nothing to make), so that a
+ * child joining it later cannot fail (dmc_device_move()). 0 or -ENOMEM.
+ */
+int dmc_device_children_prepare(struct dmc_device *parent)
+{
+	struct dmc_klist *children;
+
+	if (!parent)
+		return 0;
+	children = dmc_device_children_alloc(parent->p);
+	return IS_ERR(children) ? PTR_ERR(children) : 0;
+}
+
 /* Join @dev to its parent's children (made on the first child). */
 int dmc_device_join_parent(struct dmc_device *dev)
 {

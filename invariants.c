@@ -239,6 +239,10 @@ static void dmc_inv_device(struct dmc_inv *inv, struct dmc_device *dev)
 				     name);
 		if (dev->parent && kref_read(&dev->parent->kobj.kref) < 1)
 			dmc_inv_fail(inv, "registered '%s' has a released parent", name);
+		/* dev->parent and the directory change together (dmc_device_move()). */
+		if (dev->parent && dev->kobj.parent != &dev->parent->kobj)
+			dmc_inv_fail(inv, "registered '%s' is not in its parent's directory",
+				     name);
 	} else if (inv->flags & DMC_INV_QUIESCENT) {
 		if (dmc_kobject_in_tree(&dev->kobj))
 			dmc_inv_fail(inv, "'%s' is in the tree, not registered", name);

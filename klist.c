@@ -177,6 +177,65 @@ int dmc_klist_rename(struct dmc_klist *k, struct dmc_klist_node *n,
 	return err;
 }
 
+/**
+ * dmc_klist_rename_many() - re-index one object in several klists at once
+ * @m: the klists and the object's node in each; a node not attached is
+ *	skipped. With @m[i].unique, an indexed klist must hold no other
+ *	member named @name
+ * @nr: how many, at most 8 (lockdep's subclasses)
+ * @name: the new name, a name of dmc_name_dup()
+ * @rename: makes every klist's name() give @name for the object; returns
+ *	0, or fails and changes nothing
+ * @arg: for @rename
+ *
+ * All the klists' locks are held (nested in the order given) from the
+ * check to the re-indexing, so a lookup in any of them finds the object
+ * under its old name or its new one, never neither, and an add of @name
+ * to one of them either comes first (then this fails) or finds the
+ * object under @name. The caller serializes such calls (dmc_tree_mutex):
+ * nothing else holds two klist locks.
+ *
+ * Return: 0, -EEXIST (nothing changed), or @rename's error.
+ */
+int dmc_klist_rename_many(const struct dmc_klist_member *m, unsigned int nr,
+			  const char *name, int (*rename)(void *arg), void *arg)
+{
+	u32 hash = dmc_name_hash_of(name);
+	struct dmc_klist_node *other;
+	unsigned int i;
+	int err = 0;
+
+	if (WARN_ON_ONCE(nr > 8))
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		spin_lock_nested(&m[i].k->lock, i);
+		__release(&m[i].k->lock);	/* for sparse: one lock per turn */
+	}
+	for (i = 0; i < nr && !err; i++) {
+		if (!m[i].unique || !m[i].k->indexed ||
+		    !dmc_klist_node_attached(m[i].n))
+			continue;
+		other = __dmc_klist_lookup(m[i].k, name, hash);
+		if (other && other != m[i].n)
+			err = -EEXIST;
+	}
+	for (i = 0; i < nr && !err; i++)
+		if (m[i].k->indexed && dmc_klist_node_attached(m[i].n))
+			dmc_htab_del(&m[i].k->index, &m[i].n->hnode);
+	if (!err) {
+		err = rename(arg);
+		for (i = 0; i < nr; i++)
+			if (m[i].k->indexed && dmc_klist_node_attached(m[i].n))
+				dmc_htab_add(&m[i].k->index, &m[i].n->hnode,
+					     dmc_klist_hash(m[i].k, m[i].n));
+	}
+	for (i = nr; i--; ) {
+		__acquire(&m[i].k->lock);	/* for sparse, as above */
+		spin_unlock(&m[i].k->lock);
+	}
+	return err;
+}
+
 /*
  * For the invariant checker: is member @n indexed under its name's hash,
  * if @k has an index? Caller holds k->lock.

@@ -579,8 +579,11 @@ EXPORT_SYMBOL_GPL(dmc_kobject_create_and_add);
 
 /* ---- rename and move (the index's half: kobject_tree.c) ------------ */
 
-/* "DEVPATH_OLD=<path>" for the "move" event of a rename or move; NULL: -ENOMEM. */
-static char *dmc_devpath_old(const struct dmc_kobject *kobj)
+/*
+ * "DEVPATH_OLD=<path>" for the "move" event of a rename or move (also
+ * dmc_device_rename() and dmc_device_move()'s); NULL: -ENOMEM.
+ */
+char *dmc_kobject_devpath_old(const struct dmc_kobject *kobj)
 {
 	char *old_path, *devpath_old;
 
@@ -591,7 +594,7 @@ static char *dmc_devpath_old(const struct dmc_kobject *kobj)
 }
 
 /* After a rename or move: send "move" with @devpath_old, then free it. */
-static void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old)
+void dmc_kobject_send_move(struct dmc_kobject *kobj, char *devpath_old)
 {
 	const char *envp[2] = { devpath_old, NULL };
 
@@ -609,9 +612,12 @@ static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
 {
 	if (!kobj->ktype || !kobj->ktype->indexed_elsewhere)
 		return false;
-	pr_err_ratelimited("dmcore: %s of %s '%s' refused: the model indexes a %s by name and parent, kobject %s would leave them stale\n",
+	pr_err_ratelimited("dmcore: kobject %s of %s '%s' refused: the model indexes a %s by name and parent, which this would leave stale%s\n",
 			   op, kobj->ktype->name, kobj->name ?: "(unnamed)",
-			   kobj->ktype->name, op);
+			   kobj->ktype->name,
+			   dmc_kobj_test_flag(kobj, DMC_KOBJ_IS_DEVICE) ?
+			   (op[0] == 'r' ? "; use dmc_device_rename()" :
+			    "; use dmc_device_move()") : "");
 	return true;
 }
 
@@ -628,8 +634,8 @@ static bool dmc_kobject_refuse_raw(const struct dmc_kobject *kobj,
  * The kobject of a device, driver, bus or class (a type with
  * @indexed_elsewhere) is refused: the model keeps those by name in its
  * bus, class, driver and children indexes too, which this function cannot
- * see. Linux renames a device with device_rename(), not kobject_rename();
- * dmcore has no device rename.
+ * see. Rename a device with dmc_device_rename(), as Linux renames one
+ * with device_rename(), not kobject_rename().
  *
  * Context: may sleep; takes dmc_tree_mutex.
  * Return: 0, -EINVAL (NULL argument, empty name, object not in the tree),
@@ -661,7 +667,7 @@ int dmc_kobject_rename(struct dmc_kobject *kobj, const char *new_name)
 	kfree(tmp);
 	if (!name)
 		return -ENOMEM;
-	devpath_old = dmc_devpath_old(kobj);
+	devpath_old = dmc_kobject_devpath_old(kobj);
 	if (!devpath_old) {
 		err = -ENOMEM;
 		goto out_free;
@@ -692,8 +698,8 @@ EXPORT_SYMBOL_GPL(dmc_kobject_rename);
  *
  * The kobject of a device, driver, bus or class is refused, as by
  * dmc_kobject_rename(): a device's dev->parent, its place in its old
- * parent's children and in the power order would stay behind. Linux moves
- * a device with device_move(); dmcore has no device move.
+ * parent's children and in the power order would stay behind. Move a
+ * device with dmc_device_move(), as Linux moves one with device_move().
  *
  * Context: may sleep; takes dmc_tree_mutex.
  * Return: 0, -EINVAL (NULL @kobj, not in the tree, @new_parent is @kobj
@@ -715,7 +721,7 @@ int dmc_kobject_move(struct dmc_kobject *kobj, struct dmc_kobject *new_parent)
 	if (!new_parent && kobj->kset)
 		new_parent = &kobj->kset->kobj;
 
-	devpath_old = dmc_devpath_old(kobj);
+	devpath_old = dmc_kobject_devpath_old(kobj);
 	if (!devpath_old)
 		return -ENOMEM;
 	err = __dmc_kobject_move(kobj, new_parent, &old_parent);

@@ -522,6 +522,82 @@ out_unlock:
 	return err;
 }
 
+struct dmc_rename_in {
+	struct dmc_kobject *kobj;
+	char *name;
+};
+
+static int dmc_rename_in_swap(void *arg)
+{
+	struct dmc_rename_in *r = arg;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	dmc_sib_rekey(r->kobj, dmc_kobject_set_name_ptr, r->name);
+	return 0;
+}
+
+/*
+ * The tree's half of dmc_device_rename() (device_move.c): as
+ * __dmc_kobject_rename(), and in the same step @kobj's nodes in the @nr
+ * (at most 3) klists of @m follow the new name, refused with -EEXIST
+ * where one marked unique has another member named @name. On success
+ * *@old_name is the name @kobj had, which the caller frees with
+ * dmc_name_free(); tree listeners were told (kobj_renamed) under
+ * dmc_tree_mutex, and @renamed(@kobj, *@old_name, @arg) was called there
+ * too, for the caller to tell the listeners of its links. Return: as
+ * __dmc_kobject_rename(), without a log line for a clash in @m.
+ */
+int __dmc_kobject_rename_in(struct dmc_kobject *kobj, char *name,
+			    const struct dmc_klist_member *m, unsigned int nr,
+			    const char **old_name,
+			    void (*renamed)(struct dmc_kobject *kobj,
+					    const char *old_name, void *arg),
+			    void *arg)
+{
+	struct dmc_klist_member all[4];
+	struct dmc_rename_in r = { kobj, name };
+	unsigned int n = 0;
+	int err;
+
+	if (WARN_ON_ONCE(nr > ARRAY_SIZE(all) - 1))
+		return -EINVAL;
+	mutex_lock(&dmc_tree_mutex);
+	err = -EINVAL;
+	if (!dmc_kobject_in_tree(kobj)) {
+		pr_err_ratelimited("dmcore: rename of '%s', which is not in the tree\n",
+				   kobj->name);
+		goto out_unlock;
+	}
+	err = 1;
+	if (!strcmp(kobj->name, name))
+		goto out_unlock;
+	if (dmc_sib_lookup(kobj->parent, name) ||
+	    dmc_kobject_name_reserved(kobj->parent, name)) {
+		pr_err_ratelimited("dmcore: cannot rename '%s' to '%s': exists\n",
+				   kobj->name, name);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+	/* The kset's index first: its lock is the outermost, as for a kobject. */
+	if (kobj->kset && dmc_klist_node_attached(&kobj->kset_node))
+		all[n++] = (struct dmc_klist_member){ &kobj->kset->members,
+						      &kobj->kset_node, false };
+	memcpy(all + n, m, nr * sizeof(*m));
+	*old_name = kobj->name;
+	err = dmc_klist_rename_many(all, n + nr, name, dmc_rename_in_swap, &r);
+	if (err)
+		goto out_unlock;
+	dmc_listeners_kobj_renamed(kobj, *old_name);
+	if (renamed)
+		renamed(kobj, *old_name, arg);
+	mutex_unlock(&dmc_tree_mutex);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&dmc_tree_mutex);
+	return err;
+}
+
 static void dmc_kobject_set_parent_ptr(struct dmc_kobject *kobj, const void *parent)
 {
 	kobj->parent = (struct dmc_kobject *)parent;

@@ -537,3 +537,24 @@ void dmc_device_links_purge(struct dmc_device *dev)
 	list_for_each_entry_safe(link, tmp, &dead, c_node)
 		dmc_link_free(link);
 }
+
+/*
+ * dmc_device_move()'s half (device_move.c), under dmc_links_mutex, which
+ * also covers the parents the graph walks read: does @from depend on @to
+ * (through parents and suppliers)? 1, 0 or -ENOMEM.
+ */
+int dmc_links_depends_on(struct dmc_device *from, struct dmc_device *to)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	return dmc_depends_on(from, to);
+}
+
+/*
+ * Likewise: @dev and everything that depends on it to the tail of the
+ * power order, as after a new link; references in @held for
+ * dmc_devvec_put_all() once dmc_links_mutex is dropped.
+ */
+int dmc_links_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held)
+{
+	return dmc_device_reorder_to_tail(dev, held);
+}

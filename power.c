@@ -435,3 +435,44 @@ void dmc_shutdown_all(void)
 	kvfree(devs);
 }
 EXPORT_SYMBOL_GPL(dmc_shutdown_all);
+
+/*
+ * dmc_device_move() holds the power-transition mutex across a move, as
+ * Linux's device_move() holds device_pm_lock(): the power states it
+ * checks and the order it changes stay put, and parents change under it.
+ */
+void dmc_pm_transition_lock(void)
+{
+	mutex_lock(&dmc_pm_transition_mutex);
+}
+
+void dmc_pm_transition_unlock(void)
+{
+	mutex_unlock(&dmc_pm_transition_mutex);
+}
+
+/*
+ * Does @a come before @b in the power order (the list, then the
+ * suspended list)? A device not in the order comes nowhere: false.
+ * Caller holds dmc_dpm_mutex. O(devices): only moves ask.
+ */
+bool dmc_dpm_comes_before(struct dmc_device *a, struct dmc_device *b)
+{
+	struct dmc_device_private *p;
+	bool seen_a = false;
+
+	lockdep_assert_held(&dmc_dpm_mutex);
+	list_for_each_entry(p, &dmc_dpm_list, dpm_entry) {
+		if (p == b->p)
+			return seen_a;
+		if (p == a->p)
+			seen_a = true;
+	}
+	list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry) {
+		if (p == b->p)
+			return seen_a;
+		if (p == a->p)
+			seen_a = true;
+	}
+	return false;
+}

@@ -83,7 +83,7 @@ enum tt_op {
 	OP_DEV_ADD, OP_DEV_DEL, OP_DRV_REG, OP_DRV_UNREG, OP_BUS, OP_CLASS,
 	OP_BIND, OP_UNBIND, OP_ATTACH, OP_SUSPEND_ALL, OP_DEV_PM, OP_LINK_ADD,
 	OP_LINK_DEL, OP_RENAME, OP_DIR, OP_MOVE, OP_LISTENER, OP_INTF,
-	OP_AUTOPROBE, OP_LOOKUP, OP_UEVENT,
+	OP_AUTOPROBE, OP_LOOKUP, OP_UEVENT, OP_DEV_RENAME, OP_DEV_MOVE,
 	NR_OPS
 };
 
@@ -91,7 +91,7 @@ static const char * const tt_op_names[NR_OPS] = {
 	"dev_add", "dev_del", "drv_reg", "drv_unreg", "bus", "class",
 	"bind", "unbind", "attach", "suspend_all", "dev_pm", "link_add",
 	"link_del", "rename", "dir", "move", "listener", "intf",
-	"autoprobe", "lookup", "uevent",
+	"autoprobe", "lookup", "uevent", "dev_rename", "dev_move",
 };
 
 /* Relative weights of the op kinds. */
@@ -101,7 +101,7 @@ static const unsigned int tt_op_weight[NR_OPS] = {
 	[OP_ATTACH] = 3, [OP_SUSPEND_ALL] = 1, [OP_DEV_PM] = 4,
 	[OP_LINK_ADD] = 4, [OP_LINK_DEL] = 3, [OP_RENAME] = 3, [OP_DIR] = 3,
 	[OP_MOVE] = 3, [OP_LISTENER] = 1, [OP_INTF] = 1, [OP_AUTOPROBE] = 1,
-	[OP_LOOKUP] = 6, [OP_UEVENT] = 2,
+	[OP_LOOKUP] = 6, [OP_UEVENT] = 2, [OP_DEV_RENAME] = 3, [OP_DEV_MOVE] = 3,
 };
 
 /* Probe behaviours, drawn per device. */
@@ -933,6 +933,77 @@ static int tt_op_uevent(struct rnd_state *rs)
 	return err;
 }
 
+/*
+ * dmc_device_rename() of a random device: to another name of its slot
+ * (often taken: -EEXIST), or now and then to a bad name, which must be
+ * refused with -EINVAL (accepted: a violation). The invariant checker
+ * then finds the device in every index under its new name.
+ */
+static int tt_op_dev_rename(struct rnd_state *rs)
+{
+	static const char * const bad[] = { "", "a/b", ".", ".." };
+	struct dmc_device *dev = tt_get_dev(rs);
+	const char *name;
+	char buf[24];
+	int err;
+
+	if (!dev)
+		return -ENOENT;
+	if (!tt_rand(rs, 8)) {
+		name = bad[tt_rand(rs, ARRAY_SIZE(bad))];
+		err = dmc_device_rename(dev, name);
+		if (err != -EINVAL) {
+			pr_err(TT "rename of '%s' to bad name '%s': %d, not -EINVAL\n",
+			       dmc_dev_name(dev), name, err);
+			atomic_long_inc(&tt_violations);
+		}
+		dmc_device_put(dev);
+		return err ?: -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "td%u-%u", to_tt_dev(dev)->slot, tt_rand(rs, 4));
+	err = dmc_device_rename(dev, buf);
+	dmc_device_put(dev);
+	return err;
+}
+
+/*
+ * dmc_device_move() of a random device under another (or to the top
+ * level), in a random power order: a descendant is refused (-EINVAL),
+ * a parent on its way out (-ENOENT), a suspended one for a device on
+ * (-EBUSY). Now and then under itself, which must be refused with
+ * -EINVAL (accepted: a violation).
+ */
+static int tt_op_dev_move(struct rnd_state *rs)
+{
+	struct dmc_device *dev = tt_get_dev(rs), *np = NULL;
+	enum dmc_dpm_order order = tt_rand(rs, 4);
+	int err;
+
+	if (!dev)
+		return -ENOENT;
+	if (!tt_rand(rs, 16)) {
+		err = dmc_device_move(dev, dev, order);
+		if (err != -EINVAL) {
+			pr_err(TT "move of '%s' under itself: %d, not -EINVAL\n",
+			       dmc_dev_name(dev), err);
+			atomic_long_inc(&tt_violations);
+		}
+		dmc_device_put(dev);
+		return err ?: -EINVAL;
+	}
+	if (tt_rand(rs, 4)) {
+		np = tt_get_dev(rs);
+		if (!np) {
+			dmc_device_put(dev);
+			return -ENOENT;
+		}
+	}
+	err = dmc_device_move(dev, np, order);
+	dmc_device_put(np);
+	dmc_device_put(dev);
+	return err;
+}
+
 static int tt_do_op(struct rnd_state *rs, enum tt_op op)
 {
 	switch (op) {
@@ -957,6 +1028,8 @@ static int tt_do_op(struct rnd_state *rs, enum tt_op op)
 	case OP_AUTOPROBE:	return tt_op_autoprobe(rs);
 	case OP_LOOKUP:		return tt_op_lookup(rs);
 	case OP_UEVENT:		return tt_op_uevent(rs);
+	case OP_DEV_RENAME:	return tt_op_dev_rename(rs);
+	case OP_DEV_MOVE:	return tt_op_dev_move(rs);
 	default:		return -EINVAL;
 	}
 }
@@ -1216,7 +1289,8 @@ static bool tt_op_needed(int i)
 	if (i == OP_LINK_DEL)
 		return ops & BIT(OP_LINK_ADD);
 	if (i == OP_DEV_DEL || i == OP_BIND || i == OP_RENAME ||
-	    i == OP_UEVENT || i == OP_DEV_PM)
+	    i == OP_UEVENT || i == OP_DEV_PM || i == OP_DEV_RENAME ||
+	    i == OP_DEV_MOVE)
 		return ops & BIT(OP_DEV_ADD);
 	if (i == OP_DRV_UNREG)
 		return ops & BIT(OP_DRV_REG);

@@ -156,6 +156,30 @@ struct dmc_device *dmc_device_find_child(struct dmc_device *parent, const void *
 struct dmc_device *dmc_device_find_child_by_name(struct dmc_device *parent,
 						 const char *name);
 
+/* Rename and move: device_move.c, as device_rename()/device_move() in Linux */
+
+/**
+ * enum dmc_dpm_order - where dmc_device_move() puts a device in the power order
+ * @DMC_DPM_ORDER_NONE: leave it, unless it came before its new parent
+ * @DMC_DPM_ORDER_DEV_AFTER_PARENT: after its new parent
+ * @DMC_DPM_ORDER_PARENT_BEFORE_DEV: keep it if its new parent comes before it
+ * @DMC_DPM_ORDER_DEV_LAST: at the end
+ *
+ * Linux's enum dpm_order; see dmc_device_move() for what each does to
+ * the device's children and consumers.
+ */
+enum dmc_dpm_order {
+	DMC_DPM_ORDER_NONE,
+	DMC_DPM_ORDER_DEV_AFTER_PARENT,
+	DMC_DPM_ORDER_PARENT_BEFORE_DEV,
+	DMC_DPM_ORDER_DEV_LAST,
+};
+
+int dmc_device_rename(struct dmc_device *dev, const char *new_name);
+int dmc_device_move(struct dmc_device *dev, struct dmc_device *new_parent,
+		    enum dmc_dpm_order dpm_order);
+const char *dmc_dpm_order_name(enum dmc_dpm_order order);
+
 /* Probing: dd.c (and deferred.c), as dd.c in Linux */
 int dmc_device_attach(struct dmc_device *dev);
 int dmc_device_driver_attach(struct dmc_driver *drv, struct dmc_device *dev);
