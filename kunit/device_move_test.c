@@ -288,7 +288,7 @@ static void device_move_refused_changes_nothing(struct kunit *test)
 
 	a2->dev->parent = q->dev;
 	KUNIT_ASSERT_EQ(test, dmm_dev_add(test, a2), 0);
-	link = dmc_device_link_add(r->dev, a->dev);	/* r depends on a */
+	link = dmc_device_link_add(r->dev, a->dev, 0);	/* r depends on a */
 	KUNIT_ASSERT_FALSE(test, IS_ERR(link));
 	dmm_dev_get(gone);
 	dmm_dev_del(gone);
