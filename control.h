@@ -55,6 +55,9 @@ enum dmc_ctl_cmd {
 	DMC_CTL_DRIVER_DEL,
 	DMC_CTL_DEVICE_ADD,
 	DMC_CTL_DEVICE_DEL,
+	DMC_CTL_DEVICE_OVERRIDE,
+	DMC_CTL_DEVICE_ONLINE,
+	DMC_CTL_DEVICE_OFFLINE,
 	DMC_CTL_LINK_ADD,
 	DMC_CTL_LINK_DEL,
 	DMC_CTL_SUSPEND,
@@ -74,6 +77,7 @@ enum {
 	DMC_CTL_OPT_PARENT	= BIT(6),
 	DMC_CTL_OPT_CLASS	= BIT(7),
 	DMC_CTL_OPT_ATTR	= BIT(8),
+	DMC_CTL_OPT_HOTPLUG	= BIT(9),
 };
 
 enum dmc_ctl_probe_mode {
@@ -112,6 +116,7 @@ struct dmc_ctl_args {
 
 int dmc_ctl_check_write(const char *buf, size_t count);
 int dmc_ctl_parse(char *line, struct dmc_ctl_args *a);
+int dmc_ctl_check_name(const char *what, const char *name, bool eq_ok);
 
 /* ---- control's buses and classes, and its mutex (control_objects.c) ---- */
 
@@ -152,6 +157,8 @@ bool dmc_ctl_devices_use(const struct dmc_bus_type *bus,
 void dmc_ctl_prune(void);
 int dmc_ctl_device_add(const struct dmc_ctl_args *a);
 int dmc_ctl_device_del(const struct dmc_ctl_args *a);
+int dmc_ctl_device_override(const struct dmc_ctl_args *a);
+int dmc_ctl_device_hotplug(const struct dmc_ctl_args *a);
 int dmc_ctl_link_add(const struct dmc_ctl_args *a);
 int dmc_ctl_link_del(const struct dmc_ctl_args *a);
 int dmc_ctl_listen(void);

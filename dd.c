@@ -16,6 +16,7 @@
 #include <linux/export.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -29,6 +30,15 @@ static atomic_t dmc_probe_pending = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(dmc_probe_waitq);
 
 static atomic_long_t dmc_probe_calls = ATOMIC_LONG_INIT(0);
+
+/*
+ * Probing blocked (dmc_device_block_probing()): every probe defers, as
+ * Linux's defer_all_probes. Probes under way (past their check of the
+ * flag) are counted in dmc_probe_inflight, which the blocker waits to
+ * drain: each side writes its own, a full barrier, then reads the other.
+ */
+static bool dmc_defer_all_probes;
+static atomic_t dmc_probe_inflight = ATOMIC_INIT(0);
 
 /**
  * dmc_probe_count() - how many probe callbacks dmcore has made
@@ -78,10 +88,57 @@ void dmc_wait_for_device_probe(void)
 }
 EXPORT_SYMBOL_GPL(dmc_wait_for_device_probe);
 
+/**
+ * dmc_device_block_probing() - make every probe defer from now on
+ *
+ * Linux's device_block_probing(): from its return until
+ * dmc_device_unblock_probing(), no probe callback runs; a device offered
+ * to a driver meanwhile is deferred (unnamed, with the reason "probing is
+ * blocked" in devices_deferred) and retried once probing is unblocked.
+ * Returns after every probe that began before it has finished and no
+ * asynchronous probe or deferred retry is queued or running.
+ * dmc_shutdown_all() calls it and leaves probing blocked.
+ *
+ * Context: may sleep; must not be called from a probe or remove callback
+ * or with a device lock held (it waits for probes).
+ */
+void dmc_device_block_probing(void)
+{
+	WRITE_ONCE(dmc_defer_all_probes, true);
+	smp_mb();	/* the flag before the count; pairs with dmc_really_probe() */
+	wait_event(dmc_probe_waitq, !atomic_read(&dmc_probe_inflight) &&
+		   !atomic_read(&dmc_probe_pending));
+}
+EXPORT_SYMBOL_GPL(dmc_device_block_probing);
+
+/**
+ * dmc_device_unblock_probing() - let probes run again
+ *
+ * Linux's device_unblock_probing(): ends dmc_device_block_probing() (or
+ * dmc_shutdown_all()) and retries every device deferred without a name,
+ * those it blocked among them. Calls that do not pair are harmless.
+ *
+ * Context: may sleep.
+ */
+void dmc_device_unblock_probing(void)
+{
+	WRITE_ONCE(dmc_defer_all_probes, false);
+	if (dmc_deferred_trigger(NULL, true))
+		dmc_deferred_kick();
+}
+EXPORT_SYMBOL_GPL(dmc_device_unblock_probing);
+
 /* ---- matching and probing ------------------------------------------------ */
 
+/*
+ * Does @drv serve @dev? A driver_override names the only driver that may
+ * bind, whatever the bus's match says, as Linux's platform_match() does;
+ * on every bus here. Caller holds the device lock (the override's).
+ */
 static int dmc_match(struct dmc_device *dev, struct dmc_driver *drv)
 {
+	if (dev->p->driver_override)
+		return !strcmp(dev->p->driver_override, drv->name);
 	return dev->bus->match ? dev->bus->match(dev, drv) : 1;
 }
 
@@ -161,11 +218,12 @@ static void dmc_probe_failed(struct dmc_device *dev)
 
 /*
  * Probe @dev with @drv. Caller holds the device lock, an active reference
- * on @drv (dmc_driver_active_get()) and has matched.
+ * on @drv (dmc_driver_active_get()), has matched and counted the probe in
+ * dmc_probe_inflight.
  * Return: 0 when bound, -EPROBE_DEFER when parked, another error when
  * @drv refused the device.
  */
-static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	char supplier[DMC_NAME_MAX + 1] dmc_noinit;
 	int trigger, ret;
@@ -177,6 +235,11 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	dmc_clear_waits_for(dev);
 	trigger = dmc_deferred_triggers();
 
+	smp_mb();	/* counted before the flag; pairs with dmc_device_block_probing() */
+	if (READ_ONCE(dmc_defer_all_probes)) {
+		dmc_dev_err_probe(dev, -EPROBE_DEFER, "%s: probing is blocked", drv->name);
+		goto defer;
+	}
 	ret = dmc_device_links_check_suppliers(dev, supplier, sizeof(supplier));
 	if (ret) {
 		dmc_probe_defer(dev, supplier);
@@ -205,6 +268,18 @@ defer:
 	if (dmc_deferred_probe_add(dev, trigger, drv))
 		dmc_deferred_kick();
 	return -EPROBE_DEFER;
+}
+
+/* dmc_really_probe(), counted for dmc_device_block_probing(). */
+static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	int ret;
+
+	atomic_inc(&dmc_probe_inflight);
+	ret = dmc_really_probe(dev, drv);
+	if (atomic_dec_and_test(&dmc_probe_inflight))
+		wake_up_all(&dmc_probe_waitq);
+	return ret;
 }
 
 /* dmc_driver_try()'s results besides 0 and negative errnos */

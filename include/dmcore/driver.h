@@ -78,5 +78,8 @@ int dmc_driver_walk_devices(struct dmc_driver *drv, void *data,
 			    int (*fn)(struct dmc_device *dev, void *data));
 unsigned int dmc_driver_device_count(struct dmc_driver *drv);
 struct dmc_kobject *dmc_driver_kobj(struct dmc_driver *drv);
+int dmc_driver_set_override(struct dmc_device *dev, const char **override,
+			    const char *s, size_t len);
+int dmc_device_set_driver_override(struct dmc_device *dev, const char *s);
 
 #endif /* _DMCORE_DRIVER_H */
