@@ -724,11 +724,13 @@ bool __must_check dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 					 struct dmc_driver *drv);
 void dmc_deferred_probe_del(struct dmc_device *dev);
 bool __must_check dmc_deferred_trigger(const char *name, bool all_unnamed);
+bool __must_check dmc_deferred_trigger_all(void);
 struct dmc_device *dmc_deferred_next(void);
 void dmc_deferred_drop_driver(struct dmc_driver *drv);
 void dmc_clear_waits_for(struct dmc_device *dev);
 struct seq_file;
 void dmc_deferred_show(struct seq_file *m);	/* the tree's devices_deferred */
+unsigned int dmc_deferred_report_pending(void);	/* at the timeout (dd.c) */
 
 /* link.c */
 

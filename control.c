@@ -65,7 +65,8 @@
  *              bound device of that name on any control bus, or a driver
  *              of that name on the device's bus) and else returns
  *              dmc_probe_defer(dev, WAITS_FOR). async makes it a
- *              DMC_PROBE_ASYNC driver. Its suspend returns 0 or -ERRNO;
+ *              DMC_PROBE_PREFER_ASYNCHRONOUS driver. Its suspend returns
+ *              0 or -ERRNO;
  *              its resume returns 0.
  *   device add makes a device: under PATH if parent= is given, else under
  *              devices/virtual/CLASS for a class device without bus, else

@@ -377,8 +377,8 @@ static struct dmc_ctl_driver *dmc_ctl_driver_alloc(const struct dmc_ctl_args *a)
 	cd->suspend_err = a->suspend.err;
 	cd->delay_ms = a->delay_ms;
 	cd->drv.name = cd->name;
-	cd->drv.probe_type = a->seen & DMC_CTL_OPT_ASYNC ? DMC_PROBE_ASYNC :
-							   DMC_PROBE_SYNC;
+	cd->drv.probe_type = a->seen & DMC_CTL_OPT_ASYNC ?
+			     DMC_PROBE_PREFER_ASYNCHRONOUS : DMC_PROBE_DEFAULT_STRATEGY;
 	cd->drv.probe = dmc_ctl_probe;
 	cd->drv.suspend = dmc_ctl_suspend;
 	cd->drv.resume = dmc_ctl_resume;

@@ -54,7 +54,7 @@ static int dmc_lock_device_hotplug_sysfs(void)
 {
 	if (mutex_trylock(&dmc_device_hotplug_lock))
 		return 0;
-	msleep(5);	/* as Linux: do not busy-loop on the restart */
+	usleep_range(5000, 10000);	/* Linux sleeps 5 ms: no busy restart loop */
 	return restart_syscall();
 }
 
@@ -76,7 +76,7 @@ static int dmc_offline_push_child(struct dmc_device *child, void *data)
 }
 
 /*
- * Is every descendant of @dev that can go offline offline? Linux's
+ * Is every descendant of @dev that can go offline already so? Linux's
  * device_check_offline() over the subtree, with a stack instead of its
  * recursion. Return: 0, -EBUSY, -ENOMEM.
  */

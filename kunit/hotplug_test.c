@@ -66,9 +66,9 @@ static void override_parses_as_linux(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_driver_set_override(d->dev, &ov, big, PAGE_SIZE - 1),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, ov, "keep");
-	memset(big, 'n', PAGE_SIZE - 3);
+	/* The longest accepted: PAGE_SIZE - 2 bytes (a newline fits the page). */
 	KUNIT_EXPECT_EQ(test, dmc_driver_set_override(d->dev, &ov, big, PAGE_SIZE - 2), 0);
-	KUNIT_EXPECT_EQ(test, strlen(ov), PAGE_SIZE - 3);
+	KUNIT_EXPECT_EQ(test, strlen(ov), PAGE_SIZE - 2);
 	KUNIT_EXPECT_EQ(test, dmc_driver_set_override(d->dev, NULL, "a", 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dmc_driver_set_override(d->dev, &ov, NULL, 1), -EINVAL);
 	kfree(ov);
@@ -287,6 +287,7 @@ static void online_offline_and_back_with_events(struct kunit *test)
 	struct dmm_dev *d = dmm_dev_new(test, "d", b, NULL, a);
 	const char *path = dmm_path(test, d);
 
+	dmct_listen(test);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_offline(d->dev));
 	KUNIT_EXPECT_EQ(test, hp_online(d), 1);		/* online already */
 	KUNIT_EXPECT_EQ(test, hp_offline(d), 0);
@@ -305,6 +306,7 @@ static void offline_refused_by_bus_stays_online(struct kunit *test)
 	struct dmm_bus *b = hp_hotplug_bus(test);
 	struct dmm_dev *d = dmm_dev_new(test, "d", b, NULL, NULL);
 
+	dmct_listen(test);
 	hp_offline_ret = -EIO;
 	KUNIT_EXPECT_EQ(test, hp_offline(d), -EIO);
 	KUNIT_EXPECT_FALSE(test, dmc_device_is_offline(d->dev));
@@ -399,11 +401,12 @@ static void shutdown_children_before_parents_unbound_skipped(struct kunit *test)
 {
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_drv *a = hp_shutdown_drv(test, b, "a");
-	struct dmm_dev *p = dmm_dev_new(test, "p", b, NULL, a);
-	struct dmm_dev *c = dmm_dev_new(test, "c", b, p, a);
-	struct dmm_dev *u = dmm_dev_new(test, "u", b, p, NULL);	/* unbound */
+	struct dmm_dev *p, *c, *u;
 
 	dmm_ctx(test)->log_mask = HP_LOG_CB;
+	p = dmm_dev_new(test, "p", b, NULL, a);
+	c = dmm_dev_new(test, "c", b, p, a);
+	u = dmm_dev_new(test, "u", b, p, NULL);	/* unbound */
 	dmc_shutdown_all();
 	dmc_device_unblock_probing();
 	DMM_EXPECT_LOG(test, "shutdown:c shutdown:p");
@@ -419,9 +422,9 @@ static void shutdown_bus_callback_for_every_device(struct kunit *test)
 	b->bus.shutdown = hp_bus_shutdown;
 	KUNIT_ASSERT_EQ(test, dmm_bus_register(test, b), 0);
 	a = hp_shutdown_drv(test, b, "a");
+	dmm_ctx(test)->log_mask = HP_LOG_CB;
 	dmm_dev_new(test, "x", b, NULL, a);
 	dmm_dev_new(test, "y", b, NULL, NULL);
-	dmm_ctx(test)->log_mask = HP_LOG_CB;
 	dmc_shutdown_all();
 	dmc_device_unblock_probing();
 	/* The bus's instead of the driver's, bound or not; newest first. */
@@ -456,7 +459,6 @@ struct hp_park {
 	struct completion in_probe, go, added, blocked;
 	bool shutdown;		/* the blocker runs dmc_shutdown_all() */
 };
-
 
 static int hp_park_probe(struct dmc_device *dev)
 {

@@ -171,6 +171,7 @@ unsigned long dmc_probe_count(void);
 void dmc_device_block_probing(void);
 void dmc_device_unblock_probing(void);
 int dmc_driver_deferred_probe_check_state(struct dmc_device *dev);
+int dmc_deferred_probe_set_timeout(int secs);
 
 /* Hotplug: taking a device offline and back (device_online.c) */
 void dmc_lock_device_hotplug(void);
