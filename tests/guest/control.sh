@@ -412,8 +412,18 @@ check "online file: writing 0 takes it offline" test "$(cat $D/ov0/ov1/online)" 
 if echo maybe >"$D/ov0/ov1/online" 2>/dev/null; then notok "online file refuses 'maybe'"; else ok "online file refuses 'maybe'"; fi
 echo 1 >"$D/ov0/ov1/online"
 check "online file: writing 1 brings it back" test "$(cat $D/ov0/ov1/online)" = 1
-for d in /devices/ov0 /devices/ovn0; do must "device del $d"; done
-for d in ova ovz; do must "driver del $d"; done
+# The deferred-probe timeout, started again by writing its parameter.
+P=/sys/module/dmcore/parameters/deferred_probe_timeout
+must "driver add ovw bus=ovn match=ovw* probe=defer:nothere"
+must "device add ovw0 bus=ovn"
+if echo 5000 >$P 2>/dev/null; then notok "deferred_probe_timeout 5000 refused"; else ok "deferred_probe_timeout 5000 refused"; fi
+echo 1 >$P
+sleep 3
+check "deferred probe timeout: one line for the deferred device" \
+	sh -c "dmesg | grep -q 'dmcore: ovw0: deferred probe pending: .*(waits for nothere)'"
+echo 10 >$P
+for d in /devices/ov0 /devices/ovn0 /devices/ovw0; do must "device del $d"; done
+for d in ova ovz ovw; do must "driver del $d"; done
 for b in ovb ovn; do must "bus del $b"; done
 
 # ---- unload with control objects alive: no leak ----------------------------------
