@@ -34,6 +34,12 @@
  * callback. Tree and uevent listeners run under the mutexes named for
  * them below.
  *
+ *   dmc_device_hotplug_lock (mutex, device_online.c) every
+ *                               dmc_device_online() and dmc_device_offline(),
+ *                               taken by their callers
+ *                               (dmc_lock_device_hotplug()) before any
+ *                               other lock of the core; held across the
+ *                               bus's online and offline callbacks
  *   dmc_control_mutex (control_objects.c) control's lists, one command at a
  *                               time; a command lets go of it around
  *                               every core call that runs a callback
@@ -559,6 +565,14 @@ struct dmc_driver_private {
  *	probe begins)
  * @devres_lock: a spinlock (interrupts off) over @devres_head
  * @devres_head: the managed resources (devres.c), oldest first
+ * @driver_override: the name of the only driver that may bind the device,
+ *	or NULL (Linux's driver_override of platform and PCI devices; here
+ *	for every bus); set by dmc_driver_set_override(), read under the
+ *	device lock; freed at the release
+ * @offline_disabled: the device may not go offline, and has no "online"
+ *	file (dmc_device_set_offline_disabled())
+ * @offline: taken offline by dmc_device_offline() (the device lock, and
+ *	the hotplug lock for changes)
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -585,6 +599,9 @@ struct dmc_device_private {
 	char *deferred_msg;
 	spinlock_t devres_lock;		/* @devres_head */
 	struct list_head devres_head;
+	const char *driver_override;
+	bool offline_disabled;
+	bool offline;
 };
 
 /*
@@ -678,6 +695,9 @@ int dmc_walk_group_list(struct dmc_kobject *kobj,
 			int (*fn)(struct dmc_kobject *kobj,
 				  const struct dmc_attribute_group *grp, void *data));
 
+/* device_online.c: the "online" file's group for @dev, or NULL */
+const struct dmc_attribute_group *dmc_device_online_group_of(const struct dmc_device *dev);
+
 /* device_children.c */
 int dmc_device_join_parent(struct dmc_device *dev);	/* dmc_device_add()'s step */
 void dmc_device_leave_parent(struct dmc_device *dev);	/* dmc_device_del()'s step */
@@ -767,11 +787,13 @@ bool __must_check dmc_deferred_probe_add(struct dmc_device *dev, int trigger,
 					 struct dmc_driver *drv);
 void dmc_deferred_probe_del(struct dmc_device *dev);
 bool __must_check dmc_deferred_trigger(const char *name, bool all_unnamed);
+bool __must_check dmc_deferred_trigger_all(void);
 struct dmc_device *dmc_deferred_next(void);
 void dmc_deferred_drop_driver(struct dmc_driver *drv);
 void dmc_clear_waits_for(struct dmc_device *dev);
 struct seq_file;
 void dmc_deferred_show(struct seq_file *m);	/* the tree's devices_deferred */
+unsigned int dmc_deferred_report_pending(void);	/* at the timeout (dd.c) */
 
 /* link.c */
 
@@ -801,6 +823,7 @@ void dmc_dpm_move_last(struct dmc_device *dev);
 void dmc_pm_transition_lock(void);
 void dmc_pm_transition_unlock(void);
 bool dmc_dpm_comes_before(struct dmc_device *a, struct dmc_device *b);
+struct dmc_device **dmc_dpm_snapshot(void);
 extern struct mutex dmc_links_mutex;
 extern struct mutex dmc_dpm_mutex;	/* the power order (power.c) */
 extern struct list_head dmc_dpm_list;	/* under dmc_dpm_mutex */

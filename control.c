@@ -17,7 +17,7 @@
  * Grammar (one command per write, ending in exactly one '\n' as echo
  * writes it; tokens are separated by one or more spaces or tabs):
  *
- *   bus add NAME                     bus del NAME
+ *   bus add NAME [hotplug]           bus del NAME
  *   class add NAME                   class del NAME
  *   driver add NAME bus=BUS [match=GLOB] [probe=ok|fail:ERRNO|defer:WAITS_FOR]
  *              [delay_ms=N] [async] [suspend=ok|fail:ERRNO]
@@ -26,6 +26,7 @@
  *   device del PATH
  *   device rename PATH NAME
  *   device move PATH PARENT [order=none|dev-after-parent|parent-before-dev|dev-last]
+ *   device override PATH DRIVER|-   device online PATH   device offline PATH
  *   link add SUPPLIER CONSUMER       link del SUPPLIER CONSUMER
  *   suspend                          resume
  *   settle
@@ -57,6 +58,9 @@
  *   bus add    registers a bus whose match applies each control driver's
  *              match= glob to the device's name (a module's driver put on
  *              it matches the module's devices there, never control's).
+ *              hotplug gives it online and offline callbacks (that always
+ *              succeed), so its devices have an "online" file and "device
+ *              online|offline" takes them offline and back.
  *   class add  registers a class.
  *   driver add registers a driver on BUS. Its probe counts its calls,
  *              sleeps delay_ms, then succeeds (probe=ok), returns -ERRNO
@@ -64,7 +68,8 @@
  *              bound device of that name on any control bus, or a driver
  *              of that name on the device's bus) and else returns
  *              dmc_probe_defer(dev, WAITS_FOR). async makes it a
- *              DMC_PROBE_ASYNC driver. Its suspend returns 0 or -ERRNO;
+ *              DMC_PROBE_PREFER_ASYNCHRONOUS driver. Its suspend returns
+ *              0 or -ERRNO;
  *              its resume returns 0.
  *   device add makes a device: under PATH if parent= is given, else under
  *              devices/virtual/CLASS for a class device without bus, else
@@ -81,6 +86,17 @@
  *   device move gives a device made by control a new parent
  *              (dmc_device_move(), with its children; default order
  *              dev-after-parent; a "move" event with DEVPATH_OLD).
+ *   device override sets the device's driver_override to DRIVER (a NAME;
+ *              the driver need not exist), or clears it for "-"
+ *              (dmc_device_set_driver_override()); any registered device
+ *              but a shadow of the bridge. Nothing is unbound or probed:
+ *              write the bus's drivers_probe (or a driver's bind) next.
+ *   device online, device offline: dmc_device_online() or
+ *              dmc_device_offline() under the device hotplug lock; any
+ *              registered device but a shadow of the bridge; a device
+ *              already in that state is left so (0, as the online file).
+ *              -EOPNOTSUPP if its bus has no online/offline callbacks,
+ *              -EBUSY when taking offline a device with an online child.
  *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()).
  *   link del   deletes a link made by "link add".
  *   suspend    dmc_suspend_all(); the failing device is logged.
@@ -125,7 +141,9 @@
  *                 kernel changes those)
  *   EBUSY         "bus del" or "class del" while control devices or
  *                 drivers still use it: delete those first; a driver,
- *                 bus or class another command is adding or deleting
+ *                 bus or class another command is adding or deleting;
+ *                 "device offline" of a device with an online child
+ *   EOPNOTSUPP    "device online|offline" of a device whose bus cannot
  *   ENODEV        control is not set up yet or torn down (module load or
  *                 unload in progress)
  *   EINTR         a signal came while waiting for another command
@@ -241,6 +259,8 @@ static const struct dmc_ctl_opt dmc_ctl_opts[] = {
 	}, {
 		.name = "order", .kind = DMC_CTL_NAME, .bit = DMC_CTL_OPT_ORDER,
 		.meta = "ORDER", .offset = DMC_CTL_AT(order),
+	}, {
+		.name = "hotplug", .kind = DMC_CTL_FLAG, .bit = DMC_CTL_OPT_HOTPLUG,
 	},
 };
 
@@ -274,7 +294,8 @@ struct dmc_ctl_verb {
 	DMC_CTL_VERB(_cmd, _id, 0, DMC_CTL_NAME, NULL, 0, 0)
 
 static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
-	DMC_CTL_NAME_VERB("bus add", DMC_CTL_BUS_ADD),
+	DMC_CTL_VERB("bus add", DMC_CTL_BUS_ADD, 1, DMC_CTL_NAME, "missing NAME",
+		     DMC_CTL_OPT_HOTPLUG, 0),
 	DMC_CTL_NAME_VERB("bus del", DMC_CTL_BUS_DEL),
 	DMC_CTL_NAME_VERB("class add", DMC_CTL_CLASS_ADD),
 	DMC_CTL_NAME_VERB("class del", DMC_CTL_CLASS_DEL),
@@ -297,6 +318,12 @@ static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
 	},
 	DMC_CTL_VERB("device move", DMC_CTL_DEVICE_MOVE, 2, DMC_CTL_PATH,
 		     "needs PATH and PARENT (a path or -)", DMC_CTL_OPT_ORDER, 0),
+	DMC_CTL_VERB("device override", DMC_CTL_DEVICE_OVERRIDE, 2, DMC_CTL_PATH,
+		     "needs PATH and DRIVER (or - to clear)", 0, 0),
+	DMC_CTL_VERB("device online", DMC_CTL_DEVICE_ONLINE, 1, DMC_CTL_PATH,
+		     "missing path", 0, 0),
+	DMC_CTL_VERB("device offline", DMC_CTL_DEVICE_OFFLINE, 1, DMC_CTL_PATH,
+		     "missing path", 0, 0),
 	DMC_CTL_VERB("link add", DMC_CTL_LINK_ADD, 2, DMC_CTL_PATH,
 		     "needs SUPPLIER and CONSUMER", 0, 0),
 	DMC_CTL_VERB("link del", DMC_CTL_LINK_DEL, 2, DMC_CTL_PATH,
@@ -343,7 +370,7 @@ static int dmc_ctl_no_more(char **pos, const char *cmd)
  * Check a name: 1..DMC_NAME_MAX bytes, no '/', not "." or ".."; no '='
  * unless @eq_ok (names of objects not made here may hold one).
  */
-static int dmc_ctl_check_name(const char *what, const char *name, bool eq_ok)
+int dmc_ctl_check_name(const char *what, const char *name, bool eq_ok)
 {
 	size_t len = strlen(name);
 
@@ -456,7 +483,7 @@ static int dmc_ctl_parse_outcome(const char *cmd, const struct dmc_ctl_opt *opt,
 
 /* Names the core gives files and links of every device. */
 static const char * const dmc_ctl_reserved_attrs[] = {
-	"uevent", "power", "driver", "subsystem",
+	"uevent", "power", "driver", "subsystem", "driver_override", "online",
 };
 
 /* "attr=KEY=VALUE": @kv is the part after "attr=". */
@@ -561,14 +588,14 @@ static const struct dmc_ctl_verb *dmc_ctl_find_verb(char **pos)
 		return v;	/* a word alone */
 	action = dmc_ctl_next(pos);
 	if (!action) {
-		pr_err_ratelimited("%s: missing action (add or del)\n", word);
+		pr_err_ratelimited("%s: missing action (add, del, ...)\n", word);
 		return ERR_PTR(-EINVAL);
 	}
 	for (; v < end; v++)
 		if (!strncmp(v->cmd, word, n) && v->cmd[n] == ' ' &&
 		    !strcmp(v->cmd + n + 1, action))
 			return v;
-	pr_err_ratelimited("%s: unknown action '%.*s' (add or del)\n", word,
+	pr_err_ratelimited("%s: unknown action '%.*s' (add, del, ...)\n", word,
 			   dmc_ctl_qlen(action), action);
 	return ERR_PTR(-EINVAL);
 }

@@ -57,6 +57,9 @@ enum dmc_ctl_cmd {
 	DMC_CTL_DEVICE_DEL,
 	DMC_CTL_DEVICE_RENAME,
 	DMC_CTL_DEVICE_MOVE,
+	DMC_CTL_DEVICE_OVERRIDE,
+	DMC_CTL_DEVICE_ONLINE,
+	DMC_CTL_DEVICE_OFFLINE,
 	DMC_CTL_LINK_ADD,
 	DMC_CTL_LINK_DEL,
 	DMC_CTL_SUSPEND,
@@ -77,6 +80,7 @@ enum {
 	DMC_CTL_OPT_CLASS	= BIT(7),
 	DMC_CTL_OPT_ATTR	= BIT(8),
 	DMC_CTL_OPT_ORDER	= BIT(9),
+	DMC_CTL_OPT_HOTPLUG	= BIT(10),
 };
 
 enum dmc_ctl_probe_mode {
@@ -115,6 +119,7 @@ struct dmc_ctl_args {
 
 int dmc_ctl_check_write(const char *buf, size_t count);
 int dmc_ctl_parse(char *line, struct dmc_ctl_args *a);
+int dmc_ctl_check_name(const char *what, const char *name, bool eq_ok);
 
 /* ---- control's buses and classes, and its mutex (control_objects.c) ---- */
 
@@ -157,6 +162,8 @@ int dmc_ctl_device_add(const struct dmc_ctl_args *a);
 int dmc_ctl_device_del(const struct dmc_ctl_args *a);
 int dmc_ctl_device_rename(const struct dmc_ctl_args *a);
 int dmc_ctl_device_move(const struct dmc_ctl_args *a);
+int dmc_ctl_device_override(const struct dmc_ctl_args *a);
+int dmc_ctl_device_hotplug(const struct dmc_ctl_args *a);
 int dmc_ctl_link_add(const struct dmc_ctl_args *a);
 int dmc_ctl_link_del(const struct dmc_ctl_args *a);
 int dmc_ctl_listen(void);

@@ -592,6 +592,80 @@ out:
 	return err;
 }
 
+/* "device override|online|offline PATH": a registered device, not a shadow. */
+static int dmc_ctl_resolve_own(char *path, const char *what, struct dmc_device **dev)
+{
+	int err;
+
+	err = dmc_ctl_resolve(path, what, dev);
+	if (err)
+		return err;
+	if (dmc_bridge_is_shadow(*dev)) {
+		pr_err_ratelimited("%s: '%.*s' is a device of the bridge (only the real kernel changes those)\n",
+				   what, dmc_ctl_qlen(path), path);
+		dmc_device_put(*dev);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* "device override PATH DRIVER|-": set or clear its driver_override. */
+int dmc_ctl_device_override(const struct dmc_ctl_args *a)
+{
+	const char *name = a->arg[1];
+	struct dmc_device *dev;
+	int err;
+
+	if (strcmp(name, "-")) {
+		err = dmc_ctl_check_name("device override: DRIVER", name, false);
+		if (err)
+			return err;
+	} else {
+		name = "";
+	}
+	err = dmc_ctl_resolve_own(a->arg[0], "device override", &dev);
+	if (err)
+		return err;
+	/* Takes the device lock, which a probe holds: not under the mutex. */
+	dmc_ctl_unlock();
+	err = dmc_device_set_driver_override(dev, name);
+	dmc_device_put(dev);
+	dmc_ctl_relock();
+	return err;
+}
+
+/* "device online|offline PATH" */
+int dmc_ctl_device_hotplug(const struct dmc_ctl_args *a)
+{
+	bool online = a->cmd == DMC_CTL_DEVICE_ONLINE;
+	const char *what = online ? "device online" : "device offline";
+	struct dmc_device *dev;
+	int err;
+
+	err = dmc_ctl_resolve_own(a->arg[0], what, &dev);
+	if (err)
+		return err;
+	if (!dev->bus || !dev->bus->online || !dev->bus->offline) {
+		pr_err_ratelimited("%s: '%.*s' is on no bus that can take it offline\n",
+				   what, dmc_ctl_qlen(a->arg[0]), a->arg[0]);
+		dmc_device_put(dev);
+		return -EOPNOTSUPP;
+	}
+	dmc_ctl_unlock();	/* the bus's callbacks run */
+	dmc_lock_device_hotplug();
+	err = online ? dmc_device_online(dev) : dmc_device_offline(dev);
+	dmc_unlock_device_hotplug();
+	dmc_device_put(dev);
+	dmc_ctl_relock();
+	if (err == -EBUSY)
+		pr_err_ratelimited("%s: '%.*s' has a child that is online\n", what,
+				   dmc_ctl_qlen(a->arg[0]), a->arg[0]);
+	else if (err < 0)
+		pr_err_ratelimited("%s: '%.*s': error %d\n", what,
+				   dmc_ctl_qlen(a->arg[0]), a->arg[0], err);
+	return err < 0 ? err : 0;
+}
+
 /* ---- links ------------------------------------------------------------------ */
 
 /* "link add|del SUPPLIER CONSUMER": both resolved, with references. */

@@ -184,6 +184,17 @@ static bool dmc_ctl_driver_exists(const char *name)
 
 /* ---- bus and class ---------------------------------------------------------- */
 
+/* A hotplug bus's online and offline: nothing to do, always possible. */
+static int dmc_ctl_bus_online(struct dmc_device *dev)
+{
+	return 0;
+}
+
+static int dmc_ctl_bus_offline(struct dmc_device *dev)
+{
+	return 0;
+}
+
 static int dmc_ctl_bus_add(const struct dmc_ctl_args *a)
 {
 	const char *name = a->arg[0];
@@ -200,6 +211,10 @@ static int dmc_ctl_bus_add(const struct dmc_ctl_args *a)
 	strcpy(cb->name, name);
 	cb->bus.name = cb->name;
 	cb->bus.match = dmc_ctl_match;
+	if (a->seen & DMC_CTL_OPT_HOTPLUG) {
+		cb->bus.online = dmc_ctl_bus_online;
+		cb->bus.offline = dmc_ctl_bus_offline;
+	}
 	err = dmc_bus_register(&cb->bus);
 	if (err) {
 		/* A failed registration leaves the core no pointer to @cb. */
@@ -362,8 +377,8 @@ static struct dmc_ctl_driver *dmc_ctl_driver_alloc(const struct dmc_ctl_args *a)
 	cd->suspend_err = a->suspend.err;
 	cd->delay_ms = a->delay_ms;
 	cd->drv.name = cd->name;
-	cd->drv.probe_type = a->seen & DMC_CTL_OPT_ASYNC ? DMC_PROBE_ASYNC :
-							   DMC_PROBE_SYNC;
+	cd->drv.probe_type = a->seen & DMC_CTL_OPT_ASYNC ?
+			     DMC_PROBE_PREFER_ASYNCHRONOUS : DMC_PROBE_DEFAULT_STRATEGY;
 	cd->drv.probe = dmc_ctl_probe;
 	cd->drv.suspend = dmc_ctl_suspend;
 	cd->drv.resume = dmc_ctl_resume;
@@ -515,6 +530,9 @@ static int (* const dmc_ctl_handlers[DMC_CTL_NR_CMDS])(const struct dmc_ctl_args
 	[DMC_CTL_DEVICE_DEL]	= dmc_ctl_device_del,
 	[DMC_CTL_DEVICE_RENAME]	= dmc_ctl_device_rename,
 	[DMC_CTL_DEVICE_MOVE]	= dmc_ctl_device_move,
+	[DMC_CTL_DEVICE_OVERRIDE] = dmc_ctl_device_override,
+	[DMC_CTL_DEVICE_ONLINE]	= dmc_ctl_device_hotplug,
+	[DMC_CTL_DEVICE_OFFLINE] = dmc_ctl_device_hotplug,
 	[DMC_CTL_LINK_ADD]	= dmc_ctl_link_add,
 	[DMC_CTL_LINK_DEL]	= dmc_ctl_link_del,
 	[DMC_CTL_SUSPEND]	= dmc_ctl_power,

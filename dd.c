@@ -14,8 +14,10 @@
  */
 
 #include <linux/export.h>
+#include <linux/moduleparam.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -29,6 +31,15 @@ static atomic_t dmc_probe_pending = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(dmc_probe_waitq);
 
 static atomic_long_t dmc_probe_calls = ATOMIC_LONG_INIT(0);
+
+/*
+ * Probing blocked (dmc_device_block_probing()): every probe defers, as
+ * Linux's defer_all_probes. Probes under way (past their check of the
+ * flag) are counted in dmc_probe_inflight, which the blocker waits to
+ * drain: each side writes its own, a full barrier, then reads the other.
+ */
+static bool dmc_defer_all_probes;
+static atomic_t dmc_probe_inflight = ATOMIC_INIT(0);
 
 /**
  * dmc_probe_count() - how many probe callbacks dmcore has made
@@ -78,10 +89,230 @@ void dmc_wait_for_device_probe(void)
 }
 EXPORT_SYMBOL_GPL(dmc_wait_for_device_probe);
 
+/**
+ * dmc_device_block_probing() - make every probe defer from now on
+ *
+ * Linux's device_block_probing(): from its return until
+ * dmc_device_unblock_probing(), no probe callback runs; a device offered
+ * to a driver meanwhile is deferred (unnamed, with the reason "probing is
+ * blocked" in devices_deferred) and retried once probing is unblocked.
+ * Returns after every probe that began before it has finished and no
+ * asynchronous probe or deferred retry is queued or running.
+ * dmc_shutdown_all() calls it and leaves probing blocked.
+ *
+ * Context: may sleep; must not be called from a probe or remove callback
+ * or with a device lock held (it waits for probes).
+ */
+void dmc_device_block_probing(void)
+{
+	WRITE_ONCE(dmc_defer_all_probes, true);
+	smp_mb();	/* the flag before the count; pairs with dmc_really_probe() */
+	wait_event(dmc_probe_waitq, !atomic_read(&dmc_probe_inflight) &&
+		   !atomic_read(&dmc_probe_pending));
+}
+EXPORT_SYMBOL_GPL(dmc_device_block_probing);
+
+/**
+ * dmc_device_unblock_probing() - let probes run again
+ *
+ * Linux's device_unblock_probing(): ends dmc_device_block_probing() (or
+ * dmc_shutdown_all()) and retries every device deferred without a name,
+ * those it blocked among them. Calls that do not pair are harmless.
+ *
+ * Context: may sleep.
+ */
+void dmc_device_unblock_probing(void)
+{
+	WRITE_ONCE(dmc_defer_all_probes, false);
+	if (dmc_deferred_trigger(NULL, true))
+		dmc_deferred_kick();
+}
+EXPORT_SYMBOL_GPL(dmc_device_unblock_probing);
+
+/* ---- the deferred-probe timeout -------------------------------------------- */
+
+/*
+ * Linux's driver_deferred_probe_timeout: seconds after load (counted
+ * again from each driver registration while it runs, as
+ * driver_deferred_probe_extend_timeout()) after which the devices still
+ * deferred are logged and dmc_driver_deferred_probe_check_state() says
+ * -ETIMEDOUT. 10 by default, as Linux with modules; 0: timed out from the
+ * start; -1: never. Writing the parameter starts the count again.
+ */
+static int dmc_deferred_timeout = 10;
+static bool dmc_deferred_timed_out;
+static bool dmc_deferred_timer_on;	/* dmc_probe_init() ran: the work may be queued */
+static DEFINE_MUTEX(dmc_deferred_timeout_lock);	/* the three above, the work's arming */
+static void dmc_deferred_timeout_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(dmc_deferred_timeout_work, dmc_deferred_timeout_fn);
+
+/*
+ * Timed out: retry every deferred device once more (a driver waiting for
+ * an optional supplier may now go without it), wait for the retries,
+ * then log the devices still deferred, as Linux.
+ */
+static void dmc_deferred_timeout_fn(struct work_struct *work)
+{
+	unsigned int n;
+
+	mutex_lock(&dmc_deferred_timeout_lock);
+	/* Started again (or turned off) while this run waited for the lock. */
+	if (delayed_work_pending(&dmc_deferred_timeout_work) ||
+	    dmc_deferred_timeout < 0) {
+		mutex_unlock(&dmc_deferred_timeout_lock);
+		return;
+	}
+	WRITE_ONCE(dmc_deferred_timed_out, true);
+	mutex_unlock(&dmc_deferred_timeout_lock);
+	if (dmc_deferred_trigger_all())
+		dmc_deferred_kick();
+	dmc_wait_for_device_probe();
+	n = dmc_deferred_report_pending();
+	pr_info("dmcore: deferred probe timeout: %u device(s) still deferred\n", n);
+}
+
+/* (Re)start the count of @secs; the lock held. */
+static void dmc_deferred_timeout_arm(int secs)
+{
+	cancel_delayed_work(&dmc_deferred_timeout_work);
+	dmc_deferred_timeout = secs;
+	WRITE_ONCE(dmc_deferred_timed_out, !secs);
+	if (secs > 0 && dmc_deferred_timer_on)
+		queue_delayed_work(system_wq, &dmc_deferred_timeout_work, secs * HZ);
+}
+
+/**
+ * dmc_deferred_probe_set_timeout() - start the deferred-probe timeout again
+ * @secs: seconds from now (1..3600); 0: timed out at once; -1: never
+ *
+ * What writing the parameter deferred_probe_timeout does; KUnit uses it
+ * to test with a short timeout and to put the old one back. No Linux
+ * counterpart (its timeout is set on the command line).
+ *
+ * Context: may sleep.
+ * Return: the previous value, or -EINVAL for @secs out of range (logged;
+ * nothing changes).
+ */
+int dmc_deferred_probe_set_timeout(int secs)
+{
+	int old;
+
+	if (secs < -1 || secs > 3600) {
+		pr_err_ratelimited("dmcore: deferred_probe_timeout: %d is not -1..3600\n",
+				   secs);
+		return -EINVAL;
+	}
+	mutex_lock(&dmc_deferred_timeout_lock);
+	old = dmc_deferred_timeout;
+	dmc_deferred_timeout_arm(secs);
+	mutex_unlock(&dmc_deferred_timeout_lock);
+	return old;
+}
+EXPORT_SYMBOL_GPL(dmc_deferred_probe_set_timeout);
+
+static int dmc_deferred_timeout_param_set(const char *val, const struct kernel_param *kp)
+{
+	int secs, ret;
+
+	ret = kstrtoint(val, 0, &secs);
+	if (ret) {
+		pr_err_ratelimited("dmcore: deferred_probe_timeout: not a number\n");
+		return ret;
+	}
+	/* The old value (-1..3600) or -EINVAL. */
+	return dmc_deferred_probe_set_timeout(secs) == -EINVAL ? -EINVAL : 0;
+}
+
+static const struct kernel_param_ops dmc_deferred_timeout_ops = {
+	.set = dmc_deferred_timeout_param_set,
+	.get = param_get_int,
+};
+module_param_cb(deferred_probe_timeout, &dmc_deferred_timeout_ops,
+		&dmc_deferred_timeout, 0644);
+MODULE_PARM_DESC(deferred_probe_timeout,
+		 "seconds until deferred devices are reported and their dependencies optional (-1 never, default 10)");
+
+/* A driver registered: the count starts again, if it runs. */
+static void dmc_deferred_probe_extend_timeout(void)
+{
+	mutex_lock(&dmc_deferred_timeout_lock);
+	if (cancel_delayed_work(&dmc_deferred_timeout_work))
+		queue_delayed_work(system_wq, &dmc_deferred_timeout_work,
+				   dmc_deferred_timeout * HZ);
+	mutex_unlock(&dmc_deferred_timeout_lock);
+}
+
+/**
+ * dmc_driver_deferred_probe_check_state() - should a probe keep waiting?
+ * @dev: the device whose probe misses an optional supplier
+ *
+ * Linux's driver_deferred_probe_check_state(): for a probe that would
+ * defer for something that may never come (an optional supplier), says
+ * whether to defer or to go on without it.
+ *
+ * Return: -EPROBE_DEFER until the deferred-probe timeout (parameter
+ * deferred_probe_timeout) has passed, -ETIMEDOUT after (logged once per
+ * call, rate-limited: "deferred probe timeout, ignoring dependency").
+ */
+int dmc_driver_deferred_probe_check_state(struct dmc_device *dev)
+{
+	if (READ_ONCE(dmc_deferred_timed_out)) {
+		pr_warn_ratelimited("dmcore: %s: deferred probe timeout, ignoring dependency\n",
+				    dev ? dmc_dev_name(dev) : "(no device)");
+		return -ETIMEDOUT;
+	}
+	return -EPROBE_DEFER;
+}
+EXPORT_SYMBOL_GPL(dmc_driver_deferred_probe_check_state);
+
+/* ---- probe types --------------------------------------------------------- */
+
+/* Linux's driver_async_probe= command line: names, comma-separated, or "*". */
+static char *dmc_async_probe_names;
+module_param_named(driver_async_probe, dmc_async_probe_names, charp, 0444);
+MODULE_PARM_DESC(driver_async_probe,
+		 "drivers of the default probe type to probe asynchronously: names, comma-separated, or *");
+
+/* Does the parameter name @name (or say "*")? */
+static bool dmc_async_probe_requested(const char *name)
+{
+	const char *s = dmc_async_probe_names, *e;
+	size_t len = strlen(name);
+
+	while (s && *s) {
+		e = strchrnul(s, ',');
+		if ((e - s == 1 && *s == '*') ||
+		    ((size_t)(e - s) == len && !strncmp(s, name, len)))
+			return true;
+		s = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+/* Linux's driver_allows_async_probing(). */
+static bool dmc_driver_allows_async_probing(const struct dmc_driver *drv)
+{
+	switch (drv->probe_type) {
+	case DMC_PROBE_PREFER_ASYNCHRONOUS:
+		return true;
+	case DMC_PROBE_FORCE_SYNCHRONOUS:
+		return false;
+	default:
+		return dmc_async_probe_requested(drv->name);
+	}
+}
+
 /* ---- matching and probing ------------------------------------------------ */
 
+/*
+ * Does @drv serve @dev? A driver_override names the only driver that may
+ * bind, whatever the bus's match says, as Linux's platform_match() does;
+ * on every bus here. Caller holds the device lock (the override's).
+ */
 static int dmc_match(struct dmc_device *dev, struct dmc_driver *drv)
 {
+	if (dev->p->driver_override)
+		return !strcmp(dev->p->driver_override, drv->name);
 	return dev->bus->match ? dev->bus->match(dev, drv) : 1;
 }
 
@@ -161,11 +392,12 @@ static void dmc_probe_failed(struct dmc_device *dev)
 
 /*
  * Probe @dev with @drv. Caller holds the device lock, an active reference
- * on @drv (dmc_driver_active_get()) and has matched.
+ * on @drv (dmc_driver_active_get()), has matched and counted the probe in
+ * dmc_probe_inflight.
  * Return: 0 when bound, -EPROBE_DEFER when parked, another error when
  * @drv refused the device.
  */
-static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	char supplier[DMC_NAME_MAX + 1] dmc_noinit;
 	int trigger, ret;
@@ -177,6 +409,11 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	dmc_clear_waits_for(dev);
 	trigger = dmc_deferred_triggers();
 
+	smp_mb();	/* counted before the flag; pairs with dmc_device_block_probing() */
+	if (READ_ONCE(dmc_defer_all_probes)) {
+		dmc_dev_err_probe(dev, -EPROBE_DEFER, "%s: probing is blocked", drv->name);
+		goto defer;
+	}
 	ret = dmc_device_links_check_suppliers(dev, supplier, sizeof(supplier));
 	if (ret) {
 		dmc_probe_defer(dev, supplier);
@@ -205,6 +442,18 @@ defer:
 	if (dmc_deferred_probe_add(dev, trigger, drv))
 		dmc_deferred_kick();
 	return -EPROBE_DEFER;
+}
+
+/* dmc_really_probe(), counted for dmc_device_block_probing(). */
+static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	int ret;
+
+	atomic_inc(&dmc_probe_inflight);
+	ret = dmc_really_probe(dev, drv);
+	if (atomic_dec_and_test(&dmc_probe_inflight))
+		wake_up_all(&dmc_probe_waitq);
+	return ret;
 }
 
 /* dmc_driver_try()'s results besides 0 and negative errnos */
@@ -242,7 +491,7 @@ static int dmc_driver_matched(struct dmc_device *dev, struct dmc_driver *drv,
 				 dev->kobj.name, drv->name, match);
 		return DMC_TRY_NO_MATCH;
 	}
-	if ((flags & DMC_TRY_ALLOW_ASYNC) && drv->probe_type == DMC_PROBE_ASYNC)
+	if ((flags & DMC_TRY_ALLOW_ASYNC) && dmc_driver_allows_async_probing(drv))
 		return DMC_TRY_ASYNC;
 	t = dmc_phase_start();
 	ret = __dmc_really_probe(dev, drv);
@@ -592,6 +841,7 @@ static int dmc_driver_attach_one(struct dmc_device *dev, void *data)
 /* Offer a newly registered driver to every unbound device of its bus. */
 int dmc_driver_attach(struct dmc_driver *drv)
 {
+	dmc_deferred_probe_extend_timeout();
 	return dmc_bus_walk_devices(drv->bus, drv->p, dmc_driver_attach_one);
 }
 
@@ -791,11 +1041,19 @@ int dmc_probe_init(void)
 		dmc_deferred_exit();
 		return -ENOMEM;
 	}
+	mutex_lock(&dmc_deferred_timeout_lock);
+	dmc_deferred_timer_on = true;
+	dmc_deferred_timeout_arm(dmc_deferred_timeout);
+	mutex_unlock(&dmc_deferred_timeout_lock);
 	return 0;
 }
 
 void dmc_probe_exit(void)
 {
+	mutex_lock(&dmc_deferred_timeout_lock);
+	dmc_deferred_timer_on = false;
+	mutex_unlock(&dmc_deferred_timeout_lock);
+	cancel_delayed_work_sync(&dmc_deferred_timeout_work);
 	dmc_wait_for_device_probe();
 	destroy_workqueue(dmc_probe_wq);
 	dmc_deferred_exit();

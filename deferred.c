@@ -168,6 +168,33 @@ bool dmc_deferred_trigger(const char *name, bool all_unnamed)
 }
 
 /*
+ * The deferred-probe timeout (dd.c): every parked device, named or not,
+ * is due for a retry, as Linux retries its whole list then.
+ * Return: true when one is: the caller queues the worker.
+ */
+bool dmc_deferred_trigger_all(void)
+{
+	struct dmc_device_private *p;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	bool kick;
+
+	mutex_lock(&dmc_deferred_mutex);
+	atomic_inc(&dmc_deferred_trigger_count);
+	dmc_klist_iter_start(&dmc_deferred_named, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		p = container_of(n, struct dmc_device_private, knode_waits);
+		dmc_klist_del(&dmc_deferred_named, n);
+		list_add_tail(&p->deferred, &dmc_deferred_active);
+	}
+	dmc_klist_iter_exit(&it);
+	list_splice_tail_init(&dmc_deferred_unnamed, &dmc_deferred_active);
+	kick = !list_empty(&dmc_deferred_active);
+	mutex_unlock(&dmc_deferred_mutex);
+	return kick;
+}
+
+/*
  * The next device to retry, taken off the queue together with the
  * reference the lists held, which the caller drops; NULL when the queue
  * is empty. For the deferred worker in dd.c.
@@ -419,6 +446,48 @@ void dmc_deferred_show(struct seq_file *m)
 						      knode_waits));
 	dmc_klist_iter_exit(&it);
 	mutex_unlock(&dmc_deferred_mutex);
+}
+
+/* One device's line at the deferred-probe timeout. dmc_deferred_mutex held. */
+static void dmc_deferred_report_one(struct dmc_device_private *p)
+{
+	read_lock(&dmc_name_lock);	/* a rename frees the old name */
+	pr_info("dmcore: %s: deferred probe pending: %s (waits for %s)\n",
+		p->device->kobj.name, p->deferred_msg ?: "(reason unknown)",
+		p->waits_for ?: "any bind");
+	read_unlock(&dmc_name_lock);
+}
+
+/*
+ * At the deferred-probe timeout (dd.c): one log line per device still
+ * deferred, with why, as Linux's deferred_probe_timeout_work_func().
+ * Return: how many.
+ */
+unsigned int dmc_deferred_report_pending(void)
+{
+	struct dmc_device_private *p;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	unsigned int count = 0;
+
+	mutex_lock(&dmc_deferred_mutex);
+	list_for_each_entry(p, &dmc_deferred_active, deferred) {
+		dmc_deferred_report_one(p);
+		count++;
+	}
+	list_for_each_entry(p, &dmc_deferred_unnamed, deferred) {
+		dmc_deferred_report_one(p);
+		count++;
+	}
+	dmc_klist_iter_start(&dmc_deferred_named, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		dmc_deferred_report_one(container_of(n, struct dmc_device_private,
+						     knode_waits));
+		count++;
+	}
+	dmc_klist_iter_exit(&it);
+	mutex_unlock(&dmc_deferred_mutex);
+	return count;
 }
 
 int dmc_deferred_init(void)

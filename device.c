@@ -71,9 +71,94 @@ void dmc_device_release(struct dmc_kobject *kobj)
 		}
 		dmc_name_free(p->waits_for);
 		kfree(p->deferred_msg);
+		kfree(p->driver_override);
 		kmem_cache_free(dmc_device_private_cache, p);
 	}
 }
+
+/* ---- driver_override ------------------------------------------------------ */
+
+/**
+ * dmc_driver_set_override() - set or clear the driver a device must bind to
+ * @dev: the device; the caller holds a reference and not its lock
+ * @override: where the override is kept, as Linux's callers pass their
+ *	bus's field: a pointer that is NULL or holds a kmalloc()ed string,
+ *	which the call frees when it replaces it. The core's own, which its
+ *	match honours, is in @dev's private part (the device was added
+ *	once): set it through dmc_device_set_driver_override() or the
+ *	device's driver_override file
+ * @s: the driver's name: up to its first newline, or up to a NUL within
+ *	@len; empty (or a lone newline) clears the override
+ * @len: the length of @s, less than PAGE_SIZE - 1
+ *
+ * Linux's driver_set_override(), with the same arguments and result. The
+ * core's match honours the core's override for every bus: while set,
+ * only the driver of that name may bind @dev, whatever the bus's match
+ * says (as platform devices do). Setting it does not unbind or probe:
+ * write the bus's drivers_probe, or call dmc_device_attach(), afterwards.
+ * The swap is made under the device lock, so a match sees the old name
+ * or the new one whole.
+ *
+ * Context: may sleep; takes the device lock.
+ * Return: 0; -EINVAL for NULL arguments or @len of PAGE_SIZE - 1 or more
+ * (logged once, rate-limited; nothing changes); -ENOMEM.
+ */
+int dmc_driver_set_override(struct dmc_device *dev, const char **override,
+			    const char *s, size_t len)
+{
+	const char *new = NULL, *old;
+	const char *cp;
+
+	if (!dev || !override || !s)
+		return -EINVAL;
+	/* Shown with a newline in a page, as Linux's sysfs_emit() would. */
+	if (len >= PAGE_SIZE - 1) {
+		pr_err_ratelimited("dmcore: %s: driver_override of %zu bytes, at most %lu\n",
+				   dmc_dev_name(dev), len, PAGE_SIZE - 2);
+		return -EINVAL;
+	}
+	/* The real length, in case the writer sent NULs (as Linux). */
+	len = strnlen(s, len);
+	cp = strnchr(s, len, '\n');
+	if (cp)
+		len = cp - s;
+	if (len) {
+		new = kstrndup(s, len, GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+	}
+	dmc_device_lock(dev);
+	old = *override;
+	*override = new;
+	dmc_device_unlock(dev);
+	kfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(dmc_driver_set_override);
+
+/**
+ * dmc_device_set_driver_override() - set or clear the core's driver_override
+ * @dev: a device added once; the caller holds a reference and not its lock
+ * @s: the driver's name (up to a newline), or "" to clear it
+ *
+ * dmc_driver_set_override() on the override the core's match honours,
+ * which the device's driver_override file shows (as the generic
+ * device_set_driver_override() of later Linux). The override is kept
+ * until changed or the device is released, across unbinds.
+ *
+ * Context: may sleep; takes the device lock.
+ * Return: as dmc_driver_set_override(); -EINVAL also for a device never
+ * added (its private part holds the override) and for a NULL @s.
+ */
+int dmc_device_set_driver_override(struct dmc_device *dev, const char *s)
+{
+	if (!dev || !dev->p || !s) {
+		pr_err_ratelimited("dmcore: driver_override: no device, or one never added\n");
+		return -EINVAL;
+	}
+	return dmc_driver_set_override(dev, &dev->p->driver_override, s, strlen(s));
+}
+EXPORT_SYMBOL_GPL(dmc_device_set_driver_override);
 
 /* ---- device lifetime ------------------------------------------------------ */
 

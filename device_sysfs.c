@@ -95,9 +95,38 @@ static ssize_t devres_show(struct dmc_device *dev, struct dmc_device_attribute *
 }
 static DMC_DEVICE_ATTR(devres, 0444, devres_show, NULL);
 
+/*
+ * driver_override: the only driver that may bind the device, "(null)"
+ * for any, as platform and PCI devices show it in Linux; write a name to
+ * set it, an empty line to clear it (dmc_driver_set_override()).
+ */
+static ssize_t driver_override_show(struct dmc_device *dev,
+				    struct dmc_device_attribute *attr, char *buf)
+{
+	ssize_t len;
+
+	dmc_device_lock(dev);
+	len = sysfs_emit(buf, "%s\n", dev->p->driver_override ?: "(null)");
+	dmc_device_unlock(dev);
+	return len;
+}
+
+static ssize_t driver_override_store(struct dmc_device *dev,
+				     struct dmc_device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	int ret;
+
+	ret = dmc_driver_set_override(dev, &dev->p->driver_override, buf, count);
+	return ret ?: count;
+}
+static DMC_DEVICE_ATTR(driver_override, 0644, driver_override_show,
+		       driver_override_store);
+
 static struct dmc_attribute *dmc_device_core_attrs[] = {
 	&dmc_dev_attr_uevent.attr,
 	&dmc_dev_attr_devres.attr,
+	&dmc_dev_attr_driver_override.attr,
 	NULL,
 };
 
@@ -141,9 +170,12 @@ static int dmc_device_walk_groups(struct dmc_kobject *kobj, void *data,
 					    void *data))
 {
 	struct dmc_device *dev = to_dmc_device(kobj);
+	const struct dmc_attribute_group *online = dmc_device_online_group_of(dev);
 	int ret;
 
 	ret = dmc_walk_group_list(kobj, dmc_device_core_groups, data, fn);
+	if (!ret && online)
+		ret = fn(kobj, online, data);
 	if (!ret && dev->type)
 		ret = dmc_walk_group_list(kobj, dev->type->groups, data, fn);
 	if (!ret && dev->bus)

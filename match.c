@@ -225,16 +225,20 @@ void dmc_match_keys_free(struct dmc_driver_private *dp)
  * @key: DMC_MATCH_KEY_MAX bytes for the key
  * @hash: its hash
  *
- * Return: true with @key and @hash set; false when the bus has no index
- * or the device has no key (or one too long): it is offered to every
- * driver then.
+ * Return: true with @key and @hash set; false when the bus has no index,
+ * the device has no key (or one too long) or a driver_override: it is
+ * offered to every driver then.
  */
 bool dmc_match_device_key(struct dmc_device *dev, const struct dmc_subsys_private *priv,
 			  char *key, u32 *hash)
 {
 	int len;
 
-	if (!priv->match_index)
+	/*
+	 * A device with a driver_override is offered to every driver: the
+	 * one it names need not list its key (dd.c's match decides).
+	 */
+	if (!priv->match_index || dev->p->driver_override)
 		return false;
 	len = priv->dev_match_key(dev, key, DMC_MATCH_KEY_MAX);
 	if (len <= 0)

@@ -349,8 +349,11 @@ int dmc_device_resume(struct dmc_device *dev)
 }
 EXPORT_SYMBOL_GPL(dmc_device_resume);
 
-/* Referenced snapshot of the power order, NULL-terminated, or NULL. */
-static struct dmc_device **dmc_dpm_snapshot(void)
+/*
+ * Referenced snapshot of the power order, NULL-terminated, or NULL
+ * (also for shutdown.c). kvfree() it after putting each device.
+ */
+struct dmc_device **dmc_dpm_snapshot(void)
 {
 	struct dmc_device_private *p;
 	struct dmc_device **devs;
@@ -404,37 +407,6 @@ int dmc_dpm_walk(void *data, int (*fn)(struct dmc_device *dev, void *data))
 	return ret;
 }
 EXPORT_SYMBOL_GPL(dmc_dpm_walk);
-
-/**
- * dmc_shutdown_all() - quiesce every bound device, consumers first
- *
- * Calls each bound driver's shutdown callback, walking the power order
- * from its tail, as Linux's device_shutdown() does at reboot.
- *
- * Context: may sleep.
- */
-void dmc_shutdown_all(void)
-{
-	struct dmc_device **devs;
-	size_t n;
-
-	devs = dmc_dpm_snapshot();
-	if (!devs)
-		return;
-	for (n = 0; devs[n]; n++)
-		;
-	while (n--) {
-		struct dmc_device *dev = devs[n];
-
-		dmc_device_lock(dev);
-		if (dev->driver && dev->driver->shutdown)
-			dev->driver->shutdown(dev);
-		dmc_device_unlock(dev);
-		dmc_device_put(dev);
-	}
-	kvfree(devs);
-}
-EXPORT_SYMBOL_GPL(dmc_shutdown_all);
 
 /*
  * dmc_device_move() holds the power-transition mutex across a move, as

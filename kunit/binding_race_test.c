@@ -716,7 +716,7 @@ static void br_bus_and_driver_unregister_overlap_with_probe_pending(struct kunit
 	KUNIT_ASSERT_NOT_NULL(test, bus2);
 	d = br_drv_new(test, w->bus, "d");
 	e = br_drv_alloc(test, bus2, "e");
-	e->probe_type = DMC_PROBE_ASYNC;
+	e->probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	KUNIT_ASSERT_EQ(test, dmc_driver_register(e), 0);
 	z = br_dev_alloc(test, bus2, "z");
 	br_hook_arm(&w->probe_hook, z);

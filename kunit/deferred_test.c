@@ -624,7 +624,7 @@ static void deferred_async_driver_retries_and_binds(struct kunit *test)
 	struct dmm_dev *b = dmm_dev_new(test, "b", bus, NULL, NULL);
 	struct dmm_dev *a = dmm_dev_alloc(test, "a");
 
-	d->drv.probe_type = DMC_PROBE_ASYNC;
+	d->drv.probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, d), 0);
 	a->dev->bus = &bus->bus;
 	dmm_dev_want(a, d);

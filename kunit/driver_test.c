@@ -599,7 +599,7 @@ static void driver_async_probe_binds_after_wait(struct kunit *test)
 	struct dmm_drv *d = dmm_drv_alloc(test, b, "d");
 	struct dmm_dev *a = dmm_dev_alloc(test, "a");
 
-	d->drv.probe_type = DMC_PROBE_ASYNC;
+	d->drv.probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, d), 0);
 	a->dev->bus = &b->bus;
 	dmm_dev_want(a, d);
@@ -623,7 +623,7 @@ static void driver_async_driver_binds_existing_devices(struct kunit *test)
 	struct dmm_dev *devs[DR_ASYNC_N];
 	unsigned int i, bound = 0;
 
-	d->drv.probe_type = DMC_PROBE_ASYNC;
+	d->drv.probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	for (i = 0; i < DR_ASYNC_N; i++) {
 		devs[i] = dmm_dev_new(test, dmm_str(test, "a%u", i), b, NULL, d);
 		devs[i]->probe_sleep_ms = 20;
@@ -647,7 +647,7 @@ static void driver_async_device_removed_before_probe_ran(struct kunit *test)
 	struct dmm_drv *d = dmm_drv_alloc(test, b, "d");
 	struct dmm_dev *a;
 
-	d->drv.probe_type = DMC_PROBE_ASYNC;
+	d->drv.probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, d), 0);
 	a = dmm_dev_new(test, "a", b, NULL, d);
 	a->probe_sleep_ms = 20;

@@ -340,7 +340,7 @@ static void model_events_async_bind_event_after_wait(struct kunit *test)
 	const char *path = dmm_str(test, "/devices/%s", a->name);
 	u64 seq = dmct_last_seqnum();
 
-	d->drv.probe_type = DMC_PROBE_ASYNC;
+	d->drv.probe_type = DMC_PROBE_PREFER_ASYNCHRONOUS;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, d), 0);
 	a->dev->bus = &b->bus;
 	dmm_dev_want(a, d);

@@ -502,7 +502,8 @@ static int tt_op_drv_reg(struct rnd_state *rs)
 		d->keys[0] = d->key;
 	d->drv.name = d->name;
 	d->drv.bus = &b->bus;
-	d->drv.probe_type = tt_rand(rs, 2) ? DMC_PROBE_ASYNC : DMC_PROBE_SYNC;
+	d->drv.probe_type = tt_rand(rs, 2) ? DMC_PROBE_PREFER_ASYNCHRONOUS :
+					     DMC_PROBE_DEFAULT_STRATEGY;
 	d->drv.probe = tt_probe;
 	d->drv.remove = tt_remove;
 	d->drv.suspend = tt_suspend;

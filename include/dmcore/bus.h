@@ -51,6 +51,15 @@ struct dmc_uevent_env;
  * @uevent: add variables to the events of the bus's devices
  * @probe: called instead of the driver's probe, if set
  * @remove: called instead of the driver's remove, if set
+ * @shutdown: called instead of the driver's shutdown by dmc_shutdown_all(),
+ *	for every device on the bus, bound or not, with its lock held (and
+ *	its parent's), as Linux's device_shutdown() calls bus->shutdown
+ * @online: bring @dev back online after @offline (dmc_device_online());
+ *	0 or a negative errno. Called with the device lock held.
+ * @offline: prepare @dev for a hot removal (dmc_device_offline()); 0 or a
+ *	negative errno, which leaves it online. Called with the device lock
+ *	held. A bus with both @online and @offline gives its devices an
+ *	"online" file.
  * @p: private to the core
  */
 struct dmc_bus_type {
@@ -64,6 +73,9 @@ struct dmc_bus_type {
 	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
 	int (*probe)(struct dmc_device *dev);
 	void (*remove)(struct dmc_device *dev);
+	void (*shutdown)(struct dmc_device *dev);
+	int (*online)(struct dmc_device *dev);
+	int (*offline)(struct dmc_device *dev);
 	struct dmc_subsys_private *p;
 };
 

@@ -193,6 +193,18 @@ const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
 bool dmc_device_is_deferred(struct dmc_device *dev);
 void dmc_wait_for_device_probe(void);
 unsigned long dmc_probe_count(void);
+void dmc_device_block_probing(void);
+void dmc_device_unblock_probing(void);
+int dmc_driver_deferred_probe_check_state(struct dmc_device *dev);
+int dmc_deferred_probe_set_timeout(int secs);
+
+/* Hotplug: taking a device offline and back (device_online.c) */
+void dmc_lock_device_hotplug(void);
+void dmc_unlock_device_hotplug(void);
+int dmc_device_online(struct dmc_device *dev);
+int dmc_device_offline(struct dmc_device *dev);
+bool dmc_device_is_offline(struct dmc_device *dev);
+int dmc_device_set_offline_disabled(struct dmc_device *dev, bool disabled);
 
 /*
  * Device links: a consumer depends on a supplier. The flags and states

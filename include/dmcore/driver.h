@@ -16,20 +16,30 @@ struct dmc_device;
 struct dmc_driver_private;
 
 /**
- * enum dmc_probe_type - when a driver probes
- * @DMC_PROBE_SYNC: in the thread that adds the device or the driver
- * @DMC_PROBE_ASYNC: on a workqueue; dmc_wait_for_device_probe() waits
+ * enum dmc_probe_type - how a driver probes the devices added after it
+ *	and those there when it registers (Linux's enum probe_type)
+ * @DMC_PROBE_DEFAULT_STRATEGY: synchronously, unless the module parameter
+ *	driver_async_probe names the driver (or is "*"), as Linux's
+ *	driver_async_probe= command line
+ * @DMC_PROBE_PREFER_ASYNCHRONOUS: on a workqueue, after the add or the
+ *	registration returned; dmc_wait_for_device_probe() waits for it
+ * @DMC_PROBE_FORCE_SYNCHRONOUS: always in the thread that adds the
+ *	device or registers the driver
+ *
+ * Binding by a bind file, drivers_probe, a reprobe or the deferred
+ * worker is synchronous whatever the type, as in Linux.
  */
 enum dmc_probe_type {
-	DMC_PROBE_SYNC,
-	DMC_PROBE_ASYNC,
+	DMC_PROBE_DEFAULT_STRATEGY,
+	DMC_PROBE_PREFER_ASYNCHRONOUS,
+	DMC_PROBE_FORCE_SYNCHRONOUS,
 };
 
 /**
  * struct dmc_driver - a driver
  * @name: unique on its bus
  * @bus: the bus it serves; must be registered
- * @probe_type: sync or async
+ * @probe_type: synchronous or asynchronous probing (enum dmc_probe_type)
  * @probe: bind to @dev: 0 on success; -EPROBE_DEFER (best through
  *	dmc_probe_defer()) to be retried later; any other error leaves the
  *	device to the next driver. Called with the device lock held.
@@ -78,5 +88,8 @@ int dmc_driver_walk_devices(struct dmc_driver *drv, void *data,
 			    int (*fn)(struct dmc_device *dev, void *data));
 unsigned int dmc_driver_device_count(struct dmc_driver *drv);
 struct dmc_kobject *dmc_driver_kobj(struct dmc_driver *drv);
+int dmc_driver_set_override(struct dmc_device *dev, const char **override,
+			    const char *s, size_t len);
+int dmc_device_set_driver_override(struct dmc_device *dev, const char *s);
 
 #endif /* _DMCORE_DRIVER_H */

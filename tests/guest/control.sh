@@ -352,6 +352,80 @@ for d in da dfail dx dp; do must "driver del $d"; done
 run "bus del" "bus del b1"
 check "bus b1 gone" test ! -e "$DMC_DIR/bus/b1"
 
+# ---- driver_override and online/offline (issue 15) ---------------------------
+EOPNOTSUPP="Operation not supported"
+# drvof PATH -- the name of the driver PATH's "driver" link points to, or "-".
+drvof() { l=$(readlink "$D/$1/driver" 2>/dev/null) && basename "$l" || echo -; }
+must "bus add ovb hotplug"
+must "bus add ovn"
+must "driver add ova bus=ovb match=ov*"
+must "driver add ovz bus=ovb match=none"
+must "device add ov0 bus=ovb"
+must "device add ovn0 bus=ovn"
+check "ov0 bound by the bus's match ($(drvof ov0))" test "$(drvof ov0)" = ova
+check "driver_override reads (null) when unset" test "$(cat $D/ov0/driver_override)" = "(null)"
+expect "$EINVAL" "device override without a driver" "device override /devices/ov0"
+expect "$EINVAL" "device override with an extra argument" "device override /devices/ov0 ovz x"
+expect "$EINVAL" "device override with a bad driver name" "device override /devices/ov0 a/b"
+expect "$ENAMETOOLONG" "device override with a driver name of 256 bytes" "device override /devices/ov0 $(long 256)"
+expect "$ENOENT" "device override of an unknown device" "device override /devices/nosuch ovz"
+check "refused overrides changed nothing" test "$(cat $D/ov0/driver_override)" = "(null)"
+run "device override" "device override /devices/ov0 ovz"
+check "driver_override reads the driver" test "$(cat $D/ov0/driver_override)" = ovz
+check "an override does not unbind" test "$(drvof ov0)" = ova
+echo ov0 >"$DMC_DIR/bus/ovb/drivers/ova/unbind"
+echo ov0 >"$DMC_DIR/bus/ovb/drivers_probe"
+check "reprobed: only the named driver binds, whatever the bus's match ($(drvof ov0))" test "$(drvof ov0)" = ovz
+run "device override - clears" "device override /devices/ov0 -"
+check "cleared override reads (null)" test "$(cat $D/ov0/driver_override)" = "(null)"
+echo ova >"$D/ov0/driver_override"
+check "driver_override file: written" test "$(cat $D/ov0/driver_override)" = ova
+if long 4095 >"$D/ov0/driver_override" 2>/dev/null; then
+	notok "driver_override of 4095 bytes refused"
+else
+	check "driver_override of 4095 bytes refused, the old one kept" test "$(cat $D/ov0/driver_override)" = ova
+fi
+printf '\n' >"$D/ov0/driver_override"
+check "driver_override file: a newline clears" test "$(cat $D/ov0/driver_override)" = "(null)"
+expect "$EEXIST" "attr= named driver_override" "device add ovq attr=driver_override=x"
+expect "$EEXIST" "attr= named online" "device add ovq attr=online=1"
+
+check "online file on a hotplug bus reads 1" test "$(cat $D/ov0/online)" = 1
+check "no online file on a bus without online/offline" test ! -e "$D/ovn0/online"
+expect "$EOPNOTSUPP" "device offline on a bus without online/offline" "device offline /devices/ovn0"
+expect "$EINVAL" "device offline with an extra argument" "device offline /devices/ov0 x"
+expect "$EINVAL" "device online without a path" "device online"
+expect "$ENOENT" "device offline of an unknown device" "device offline /devices/nosuch"
+must "device add ov1 bus=ovb parent=/devices/ov0"
+expect "$EBUSY" "device offline with an online child" "device offline /devices/ov0"
+check "refused offline changed nothing" test "$(cat $D/ov0/online)" = 1
+run "device offline of the child" "device offline /devices/ov0/ov1"
+run "device offline" "device offline /devices/ov0"
+check "online file reads 0 when offline" test "$(cat $D/ov0/online)" = 0
+check "an offline event was sent" sh -c "timeout 2 cat $EV | grep -q 'ACTION=offline DEVPATH=/devices/ov0 '"
+run "device offline twice is no error" "device offline /devices/ov0"
+run "device online" "device online /devices/ov0"
+check "online file reads 1 again" test "$(cat $D/ov0/online)" = 1
+check "an online event was sent" sh -c "timeout 2 cat $EV | grep -q 'ACTION=online DEVPATH=/devices/ov0 '"
+echo 0 >"$D/ov0/ov1/online"
+check "online file: writing 0 takes it offline" test "$(cat $D/ov0/ov1/online)" = 0
+if echo maybe >"$D/ov0/ov1/online" 2>/dev/null; then notok "online file refuses 'maybe'"; else ok "online file refuses 'maybe'"; fi
+echo 1 >"$D/ov0/ov1/online"
+check "online file: writing 1 brings it back" test "$(cat $D/ov0/ov1/online)" = 1
+# The deferred-probe timeout, started again by writing its parameter.
+P=/sys/module/dmcore/parameters/deferred_probe_timeout
+must "driver add ovw bus=ovn match=ovw* probe=defer:nothere"
+must "device add ovw0 bus=ovn"
+if echo 5000 >$P 2>/dev/null; then notok "deferred_probe_timeout 5000 refused"; else ok "deferred_probe_timeout 5000 refused"; fi
+echo 1 >$P
+sleep 3
+check "deferred probe timeout: one line for the deferred device" \
+	sh -c "dmesg | grep -q 'dmcore: ovw0: deferred probe pending: .*(waits for nothere)'"
+echo 10 >$P
+for d in /devices/ov0 /devices/ovn0 /devices/ovw0; do must "device del $d"; done
+for d in ova ovz ovw; do must "driver del $d"; done
+for b in ovb ovn; do must "bus del $b"; done
+
 # ---- unload with control objects alive: no leak ----------------------------------
 must "bus add lb"
 must "driver add ld bus=lb"
