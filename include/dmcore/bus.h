@@ -51,6 +51,7 @@ struct dmc_uevent_env;
  * @uevent: add variables to the events of the bus's devices
  * @probe: called instead of the driver's probe, if set
  * @remove: called instead of the driver's remove, if set
+ * @sync_state: called instead of the driver's sync_state, if set
  * @p: private to the core
  */
 struct dmc_bus_type {
@@ -64,6 +65,7 @@ struct dmc_bus_type {
 	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
 	int (*probe)(struct dmc_device *dev);
 	void (*remove)(struct dmc_device *dev);
+	void (*sync_state)(struct dmc_device *dev);
 	struct dmc_subsys_private *p;
 };
 
