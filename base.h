@@ -772,6 +772,7 @@ void dmc_device_links_no_driver(struct dmc_device *dev);
 bool dmc_device_links_busy(struct dmc_device *dev);
 void dmc_device_links_driver_cleanup(struct dmc_device *dev);
 struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
+void dmc_device_links_show(struct seq_file *m);	/* the tree's device_links */
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);

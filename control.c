@@ -24,7 +24,8 @@
  *   driver del NAME
  *   device add NAME [bus=BUS] [parent=PATH] [class=CLASS] [attr=KEY=VALUE]...
  *   device del PATH
- *   link add SUPPLIER CONSUMER       link del SUPPLIER CONSUMER
+ *   link add SUPPLIER CONSUMER [flags=FLAG[,FLAG]...]
+ *   link del SUPPLIER CONSUMER
  *   suspend                          resume
  *   settle
  *
@@ -72,8 +73,16 @@
  *              -EINVAL). KEY may not be uevent, power, driver or subsystem,
  *              which the core uses.
  *   device del unregisters a device made by control (its children go too).
- *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()).
- *   link del   deletes a link made by "link add".
+ *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()),
+ *              with the flags named: stateless, autoremove-consumer,
+ *              autoremove-supplier, autoprobe-consumer, pm-runtime,
+ *              rpm-active, sync-state-only (DMC_DL_FLAG_*); a combination
+ *              the core refuses is -EINVAL. A link that exists gets the
+ *              flags merged, as Linux (a stateless add: one more reference).
+ *              Its state and flags: the supplier's consumer:NAME and the
+ *              consumer's supplier:NAME files (status, flags).
+ *   link del   drops a reference on a link made by "link add" (deletes it
+ *              with its last).
  *   suspend    dmc_suspend_all(); the failing device is logged.
  *   resume     dmc_resume_all().
  *   settle     dmc_bridge_settle(): returns when the real-event bridge has
@@ -181,6 +190,7 @@ enum dmc_ctl_kind {
 	DMC_CTL_NUMBER,		/* decimal, 0..max: unsigned int */
 	DMC_CTL_OUTCOME,	/* ok|fail:ERRNO, or defer:NAME: dmc_ctl_outcome */
 	DMC_CTL_KEYVAL,		/* KEY=VALUE, an attribute: dmc_ctl_attrs */
+	DMC_CTL_LINK_FLAGS,	/* FLAG[,FLAG]...: u32, DMC_DL_FLAG_* */
 };
 
 /* An option: "NAME=VALUE", or a bare NAME (a flag). */
@@ -229,6 +239,10 @@ static const struct dmc_ctl_opt dmc_ctl_opts[] = {
 		.name = "attr", .kind = DMC_CTL_KEYVAL, .bit = DMC_CTL_OPT_ATTR,
 		.repeats = true, .meta = "KEY=VALUE",
 		.offset = DMC_CTL_AT(attrs),
+	}, {
+		.name = "flags", .kind = DMC_CTL_LINK_FLAGS,
+		.bit = DMC_CTL_OPT_LINK_FLAGS, .meta = "FLAG,...",
+		.offset = DMC_CTL_AT(link_flags),
 	},
 };
 
@@ -278,7 +292,7 @@ static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
 	DMC_CTL_VERB("device del", DMC_CTL_DEVICE_DEL, 1, DMC_CTL_PATH,
 		     "missing path", 0, 0),
 	DMC_CTL_VERB("link add", DMC_CTL_LINK_ADD, 2, DMC_CTL_PATH,
-		     "needs SUPPLIER and CONSUMER", 0, 0),
+		     "needs SUPPLIER and CONSUMER", DMC_CTL_OPT_LINK_FLAGS, 0),
 	DMC_CTL_VERB("link del", DMC_CTL_LINK_DEL, 2, DMC_CTL_PATH,
 		     "needs SUPPLIER and CONSUMER", 0, 0),
 	DMC_CTL_WORD_VERB("suspend", DMC_CTL_SUSPEND),
@@ -487,6 +501,47 @@ static int dmc_ctl_parse_keyval(const char *cmd, const struct dmc_ctl_opt *opt,
 	return 0;
 }
 
+/* link add's flags=, by name; DMC_DL_FLAG_* */
+static const struct {
+	const char *name;
+	u32 flag;
+} dmc_ctl_link_flag_names[] = {
+	{ "stateless", DMC_DL_FLAG_STATELESS },
+	{ "autoremove-consumer", DMC_DL_FLAG_AUTOREMOVE_CONSUMER },
+	{ "pm-runtime", DMC_DL_FLAG_PM_RUNTIME },
+	{ "rpm-active", DMC_DL_FLAG_RPM_ACTIVE },
+	{ "autoremove-supplier", DMC_DL_FLAG_AUTOREMOVE_SUPPLIER },
+	{ "autoprobe-consumer", DMC_DL_FLAG_AUTOPROBE_CONSUMER },
+	{ "sync-state-only", DMC_DL_FLAG_SYNC_STATE_ONLY },
+};
+
+/*
+ * "flags=FLAG[,FLAG]...": each a name above, once. Which combinations
+ * are valid is the core's to say (dmc_device_link_add()).
+ */
+static int dmc_ctl_parse_link_flags(const char *cmd, char *v, u32 *flags)
+{
+	char *f;
+	size_t i;
+
+	*flags = 0;
+	while ((f = strsep(&v, ","))) {
+		for (i = 0; i < ARRAY_SIZE(dmc_ctl_link_flag_names); i++)
+			if (!strcmp(f, dmc_ctl_link_flag_names[i].name))
+				break;
+		if (i == ARRAY_SIZE(dmc_ctl_link_flag_names)) {
+			pr_err_ratelimited("%s: flags=: unknown flag '%s'\n", cmd, f);
+			return -EINVAL;
+		}
+		if (*flags & dmc_ctl_link_flag_names[i].flag) {
+			pr_err_ratelimited("%s: flags=: '%s' given twice\n", cmd, f);
+			return -EINVAL;
+		}
+		*flags |= dmc_ctl_link_flag_names[i].flag;
+	}
+	return 0;
+}
+
 /* Check the value @v of @opt and store it in @a, where the table says. */
 static int dmc_ctl_parse_value(const char *cmd, const struct dmc_ctl_opt *opt,
 			       char *v, struct dmc_ctl_args *a)
@@ -510,6 +565,8 @@ static int dmc_ctl_parse_value(const char *cmd, const struct dmc_ctl_opt *opt,
 		return dmc_ctl_parse_outcome(cmd, opt, v, field);
 	case DMC_CTL_KEYVAL:
 		return dmc_ctl_parse_keyval(cmd, opt, v, field);
+	case DMC_CTL_LINK_FLAGS:
+		return dmc_ctl_parse_link_flags(cmd, v, field);
 	}
 	return -EINVAL;
 }

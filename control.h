@@ -74,6 +74,7 @@ enum {
 	DMC_CTL_OPT_PARENT	= BIT(6),
 	DMC_CTL_OPT_CLASS	= BIT(7),
 	DMC_CTL_OPT_ATTR	= BIT(8),
+	DMC_CTL_OPT_LINK_FLAGS	= BIT(9),
 };
 
 enum dmc_ctl_probe_mode {
@@ -108,6 +109,7 @@ struct dmc_ctl_args {
 	unsigned int delay_ms;
 	struct dmc_ctl_outcome probe, suspend;
 	struct dmc_ctl_attrs attrs;
+	u32 link_flags;		/* link add's flags=, DMC_DL_FLAG_* */
 };
 
 int dmc_ctl_check_write(const char *buf, size_t count);

@@ -39,6 +39,7 @@
 
 #include <linux/export.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "base.h"
@@ -474,3 +475,70 @@ out:
 	dmc_links_flush_sync_list(&sync, NULL);
 }
 EXPORT_SYMBOL_GPL(dmc_device_links_supplier_sync_state_resume);
+
+static const char * const dmc_link_state_names[] = {
+	[DMC_DL_STATE_DORMANT] = "dormant",
+	[DMC_DL_STATE_AVAILABLE] = "available",
+	[DMC_DL_STATE_CONSUMER_PROBE] = "consumer-probe",
+	[DMC_DL_STATE_ACTIVE] = "active",
+	[DMC_DL_STATE_SUPPLIER_UNBIND] = "supplier-unbind",
+};
+
+/* Flag names, in bit order (as control's flags= spells them). */
+static const char * const dmc_link_flag_names[] = {
+	"stateless", "autoremove-consumer", "pm-runtime", "rpm-active",
+	"autoremove-supplier", "autoprobe-consumer", "managed",
+	"sync-state-only",
+};
+
+/* One line of device_links. Links mutex held. */
+static void dmc_device_links_show_one(struct seq_file *m,
+				      struct dmc_device_link *link)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	read_lock(&dmc_name_lock);	/* a rename frees the old name */
+	seq_printf(m, "%s\t%s\t", dmc_dev_name(link->supplier),
+		   dmc_dev_name(link->consumer));
+	read_unlock(&dmc_name_lock);
+	seq_printf(m, "%s\t", link->status == DMC_DL_STATE_NONE ? "none" :
+		   dmc_link_state_names[link->status]);
+	for (i = 0; i < ARRAY_SIZE(dmc_link_flag_names); i++) {
+		if (link->flags & BIT(i)) {
+			seq_printf(m, "%s%s", sep, dmc_link_flag_names[i]);
+			sep = ",";
+		}
+	}
+	if (link->stateless_refs > 1)
+		seq_printf(m, "\trefs=%u", link->stateless_refs);
+	seq_putc(m, '\n');
+}
+
+/**
+ * dmc_device_links_show() - every device link, for the tree's root file
+ * @m: where the lines go
+ *
+ * One line per link, consumers in the power order: supplier, consumer,
+ * state (none for a stateless link), flags (managed, stateless, ...:
+ * control's flags= names) and, past one, its stateless references;
+ * tab-separated. The tree's view of Linux's /sys/class/devlink.
+ *
+ * Context: may sleep; takes dmc_links_mutex and dmc_dpm_mutex.
+ */
+void dmc_device_links_show(struct seq_file *m)
+{
+	struct dmc_device_private *p;
+	struct dmc_device_link *link;
+
+	mutex_lock(&dmc_links_mutex);
+	mutex_lock(&dmc_dpm_mutex);
+	list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
+		list_for_each_entry(link, &p->suppliers, c_node)
+			dmc_device_links_show_one(m, link);
+	list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry)
+		list_for_each_entry(link, &p->suppliers, c_node)
+			dmc_device_links_show_one(m, link);
+	mutex_unlock(&dmc_dpm_mutex);
+	mutex_unlock(&dmc_links_mutex);
+}

@@ -701,6 +701,22 @@ static struct dmc_device *tt_get_dev_slot(unsigned int slot)
 	return dev;
 }
 
+/*
+ * Flags for a link add: mostly valid combinations of every managed-link
+ * behaviour, now and then an invalid one (refused with -EINVAL).
+ */
+static const u32 tt_link_flags[] = {
+	0,
+	DMC_DL_FLAG_STATELESS,
+	DMC_DL_FLAG_AUTOREMOVE_CONSUMER,
+	DMC_DL_FLAG_AUTOREMOVE_SUPPLIER,
+	DMC_DL_FLAG_AUTOPROBE_CONSUMER,
+	DMC_DL_FLAG_SYNC_STATE_ONLY,
+	DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE,
+	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_PM_RUNTIME,
+	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_AUTOREMOVE_CONSUMER,	/* refused */
+};
+
 static int tt_op_link(struct rnd_state *rs, bool add)
 {
 	unsigned int sa = tt_rand(rs, NDEV), sb = tt_rand(rs, NDEV), pair;
@@ -718,7 +734,8 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	b = tt_get_dev_slot(sb);
 	if (a && b) {
 		if (add) {
-			link = dmc_device_link_add(a, b, 0);
+			link = dmc_device_link_add(a, b,
+						   tt_link_flags[tt_rand(rs, ARRAY_SIZE(tt_link_flags))]);
 			err = IS_ERR(link) ? PTR_ERR(link) : 0;
 			if (!err)
 				WRITE_ONCE(tt_link_pairs[i], sa * NDEV + sb);
