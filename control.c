@@ -79,8 +79,8 @@
  *              rpm-active, sync-state-only (DMC_DL_FLAG_*); a combination
  *              the core refuses is -EINVAL. A link that exists gets the
  *              flags merged, as Linux (a stateless add: one more reference).
- *              Its state and flags: the supplier's consumer:NAME and the
- *              consumer's supplier:NAME files (status, flags).
+ *              Its state and flags: a line of the tree's root file
+ *              device_links (supplier, consumer, state, flags).
  *   link del   drops a reference on a link made by "link add" (deletes it
  *              with its last).
  *   suspend    dmc_suspend_all(); the failing device is logged.
@@ -104,7 +104,9 @@
  *                 or extra argument; a duplicate option or attribute; a bad
  *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095,
  *                 not 512..529 but probe=fail:517);
- *                 a link to the device itself or one closing a cycle
+ *                 a link to the device itself or one closing a cycle;
+ *                 an unknown or repeated link flag, or flags the core
+ *                 refuses (dmc_device_link_add())
  *   ENAMETOOLONG  a NAME, KEY, GLOB, WAITS_FOR or path component longer
  *                 than 255 bytes
  *   ENOENT        an unknown bus, class, driver or device (a PATH that is
@@ -113,7 +115,7 @@
  *                 refuses it (a bus or class of that name, a device of
  *                 that name under the parent, on the bus or in the class,
  *                 a driver of that name on the bus: the core's -EBUSY for
- *                 that is reported as -EEXIST); the link exists; a reserved
+ *                 that is reported as -EEXIST); a reserved
  *                 attribute name; a name the model reserves under the
  *                 parent (an attribute, group or link of it: uevent,
  *                 power, driver, subsystem, an attr= key)

@@ -529,9 +529,7 @@ static void dmc_autoprobe(struct dmc_device *dev)
 	struct dmc_async_probe *ap;
 
 	ap = kzalloc(sizeof(*ap), GFP_KERNEL);
-	if (!ap) {
-		pr_warn_ratelimited("dmcore: no memory to autoprobe '%s'\n",
-				    dev->kobj.name);
+	if (!ap) {	/* the allocator warned; the consumer stays unbound */
 		dmc_device_put(dev);
 		return;
 	}

@@ -413,15 +413,16 @@ static void ml_autoprobe_consumer_probed_when_supplier_binds(struct kunit *test)
 static void ml_sync_state_once_all_consumers_bound(struct kunit *test)
 {
 	struct ml_pair p;
-	struct dmm_dev *c2;
+	struct dmm_dev *c2, *c3;
 
 	ml_pair(test, &p, false, false);
 	c2 = dmm_dev_new(test, "c2", p.b, NULL, p.dc);
 	ml_add(test, &p, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dmc_device_link_add(c2->dev, p.s->dev, 0));
 	/* A stateless consumer does not count. */
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dmc_device_link_add(
-		dmm_dev_new(test, "c3", NULL, NULL, NULL)->dev, p.s->dev, FL(STATELESS)));
+	c3 = dmm_dev_new(test, "c3", NULL, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dmc_device_link_add(c3->dev, p.s->dev,
+							       FL(STATELESS)));
 	p.c->fail_left = 1;
 	p.c->fail_ret = -EIO;
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, p.ds), 0);

@@ -724,6 +724,7 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	struct dmc_device_link *link;
 	struct dmc_device *a, *b;
 	int err = -ENOENT;
+	u32 flags;
 
 	if (!add && tt_rand(rs, 4)) {
 		pair = READ_ONCE(tt_link_pairs[i]);
@@ -734,8 +735,8 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	b = tt_get_dev_slot(sb);
 	if (a && b) {
 		if (add) {
-			link = dmc_device_link_add(a, b,
-						   tt_link_flags[tt_rand(rs, ARRAY_SIZE(tt_link_flags))]);
+			flags = tt_link_flags[tt_rand(rs, ARRAY_SIZE(tt_link_flags))];
+			link = dmc_device_link_add(a, b, flags);
 			err = IS_ERR(link) ? PTR_ERR(link) : 0;
 			if (!err)
 				WRITE_ONCE(tt_link_pairs[i], sa * NDEV + sb);
