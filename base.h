@@ -761,9 +761,9 @@ unsigned int dmc_links_new_gen(void);
 void dmc_device_links_purge(struct dmc_device *dev);
 void __dmc_link_drop_managed(struct dmc_device_link *link);
 void dmc_links_flush_dead(void);
+void dmc_link_init_status(struct dmc_device_link *link);
 
 /* link_state.c: the states of managed links, sync_state() */
-void dmc_link_init_status(struct dmc_device_link *link);
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
 void dmc_device_links_driver_bound(struct dmc_device *dev,

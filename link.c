@@ -335,6 +335,44 @@ static bool __dmc_link_put(struct dmc_device_link *link)
 	return true;
 }
 
+/**
+ * dmc_link_init_status() - the state of a link at its creation
+ * @link: a managed link, not yet or just now managed
+ *
+ * From both devices' binding states, as Linux's device_link_init_status().
+ * Context: dmc_links_mutex held.
+ */
+void dmc_link_init_status(struct dmc_device_link *link)
+{
+	u8 s = link->supplier->p->links_status;
+	u8 c = link->consumer->p->links_status;
+	enum dmc_device_link_state st;
+
+	lockdep_assert_held(&dmc_links_mutex);
+	switch (s) {
+	case DMC_DL_DEV_PROBING:
+		/* A probing consumer may know a probing supplier works already. */
+		st = c == DMC_DL_DEV_PROBING ? DMC_DL_STATE_CONSUMER_PROBE :
+					       DMC_DL_STATE_DORMANT;
+		break;
+	case DMC_DL_DEV_DRIVER_BOUND:
+		if (c == DMC_DL_DEV_PROBING)
+			st = DMC_DL_STATE_CONSUMER_PROBE;
+		else if (c == DMC_DL_DEV_DRIVER_BOUND)
+			st = DMC_DL_STATE_ACTIVE;
+		else
+			st = DMC_DL_STATE_AVAILABLE;
+		break;
+	case DMC_DL_DEV_UNBINDING:
+		st = DMC_DL_STATE_SUPPLIER_UNBIND;
+		break;
+	default:
+		st = DMC_DL_STATE_DORMANT;
+		break;
+	}
+	WRITE_ONCE(link->status, st);
+}
+
 /* The flags that make or keep a link managed (Linux's DL_MANAGED_LINK_FLAGS). */
 #define DMC_DL_MANAGED_LINK_FLAGS (DMC_DL_FLAG_AUTOREMOVE_CONSUMER |	\
 				   DMC_DL_FLAG_AUTOREMOVE_SUPPLIER |	\

@@ -27,7 +27,7 @@
  *                              (driver_cleanup)
  *
  * A link's state at its creation follows from both devices' binding
- * states (dmc_link_init_status()). Stateless links have none (NONE) and
+ * states (dmc_link_init_status(), link.c). Stateless links have none (NONE) and
  * are skipped by all of this.
  *
  * sync_state(): once a bound supplier's managed consumers are all bound
@@ -47,44 +47,6 @@
 /* Suppliers whose sync_state() waits for a resume, and the pauses; links mutex. */
 static LIST_HEAD(dmc_deferred_sync);
 static unsigned int dmc_defer_sync_state_count;
-
-/**
- * dmc_link_init_status() - the state of a link at its creation
- * @link: a managed link, not yet or just now managed
- *
- * From both devices' binding states, as Linux's device_link_init_status().
- * Context: dmc_links_mutex held.
- */
-void dmc_link_init_status(struct dmc_device_link *link)
-{
-	u8 s = link->supplier->p->links_status;
-	u8 c = link->consumer->p->links_status;
-	enum dmc_device_link_state st;
-
-	lockdep_assert_held(&dmc_links_mutex);
-	switch (s) {
-	case DMC_DL_DEV_PROBING:
-		/* A probing consumer may know a probing supplier works already. */
-		st = c == DMC_DL_DEV_PROBING ? DMC_DL_STATE_CONSUMER_PROBE :
-					       DMC_DL_STATE_DORMANT;
-		break;
-	case DMC_DL_DEV_DRIVER_BOUND:
-		if (c == DMC_DL_DEV_PROBING)
-			st = DMC_DL_STATE_CONSUMER_PROBE;
-		else if (c == DMC_DL_DEV_DRIVER_BOUND)
-			st = DMC_DL_STATE_ACTIVE;
-		else
-			st = DMC_DL_STATE_AVAILABLE;
-		break;
-	case DMC_DL_DEV_UNBINDING:
-		st = DMC_DL_STATE_SUPPLIER_UNBIND;
-		break;
-	default:
-		st = DMC_DL_STATE_DORMANT;
-		break;
-	}
-	WRITE_ONCE(link->status, st);
-}
 
 static bool dmc_link_managed(const struct dmc_device_link *link)
 {
