@@ -166,6 +166,7 @@
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
 #include <linux/jump_label.h>
+#include <linux/llist.h>
 #include <linux/timex.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
@@ -573,6 +574,16 @@ struct dmc_driver_private {
  *	file (dmc_device_set_offline_disabled())
  * @offline: taken offline by dmc_device_offline() (the device lock, and
  *	the hotplug lock for changes)
+ * @links_status: where the device stands for its links, enum
+ *	dmc_dl_dev_state (dmc_links_mutex; link_state.c)
+ * @defer_sync: in the list of suppliers whose sync_state() waits for
+ *	dmc_device_links_supplier_sync_state_resume(), or in a local list of
+ *	those due (dmc_links_mutex)
+ * @state_synced: Linux's dev->state_synced (struct dmc_device has no
+ *	room): sync_state() was called for this binding or is about to be
+ *	(dmc_links_mutex; read with READ_ONCE(), dmc_dev_state_synced())
+ * @bind_seq: counts the device's bindings (dmc_links_mutex and the device
+ *	lock); @sync_seq: the binding a queued sync_state() is for
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -602,6 +613,19 @@ struct dmc_device_private {
 	const char *driver_override;
 	bool offline_disabled;
 	bool offline;
+	u8 links_status;
+	bool state_synced;
+	struct list_head defer_sync;
+	unsigned int bind_seq;
+	unsigned int sync_seq;
+};
+
+/* Linux's enum dl_dev_state: a device's binding, as its links see it. */
+enum dmc_dl_dev_state {
+	DMC_DL_DEV_NO_DRIVER = 0,
+	DMC_DL_DEV_PROBING,
+	DMC_DL_DEV_DRIVER_BOUND,
+	DMC_DL_DEV_UNBINDING,
 };
 
 /*
@@ -617,13 +641,23 @@ static inline struct dmc_klist *dmc_device_children(struct dmc_device_private *p
 	return smp_load_acquire(&p->klist_children);
 }
 
-/* The device link, private to the core (link.c). */
+/*
+ * The device link, private to the core (link.c, link_state.c). Every
+ * field but the devices changes under dmc_links_mutex. The link lives
+ * while it is managed (DMC_DL_FLAG_MANAGED: the core's reference, dropped
+ * by an autoremove or a delete) or has stateless references (one per
+ * stateless add, dropped by a delete), as Linux's kref; a device's
+ * deletion deletes it whatever it holds.
+ */
 struct dmc_device_link {
 	struct dmc_device *supplier;
 	struct dmc_device *consumer;
 	struct list_head s_node;	/* in supplier->p->consumers */
 	struct list_head c_node;	/* in consumer->p->suppliers */
-	u32 flags;			/* DMC_DL_FLAG_*, as given to link_add */
+	u32 flags;			/* DMC_DL_FLAG_* */
+	enum dmc_device_link_state status;
+	unsigned int stateless_refs;
+	struct llist_node dead;		/* freed by a worker (link.c) */
 };
 
 extern const struct dmc_kobj_type dmc_device_ktype;
@@ -808,13 +842,25 @@ int dmc_devvec_push(struct dmc_devvec *vec, struct dmc_device *dev);
 void dmc_devvec_free(struct dmc_devvec *vec);
 void dmc_devvec_put_all(struct dmc_devvec *vec);
 unsigned int dmc_links_new_gen(void);
+void dmc_device_links_purge(struct dmc_device *dev);
+void __dmc_link_drop_managed(struct dmc_device_link *link);
+void dmc_links_flush_dead(void);
+void dmc_link_init_status(struct dmc_device_link *link);
+
+/* link_state.c: the states of managed links, sync_state() */
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
+void dmc_device_links_driver_bound(struct dmc_device *dev,
+				   struct dmc_devvec *autoprobe);
+void dmc_device_links_no_driver(struct dmc_device *dev);
+bool dmc_device_links_busy(struct dmc_device *dev);
+void dmc_device_links_driver_cleanup(struct dmc_device *dev);
 struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
 bool dmc_device_links_consumers_bound(struct dmc_device *dev);
 void dmc_device_links_purge(struct dmc_device *dev);
 int dmc_links_depends_on(struct dmc_device *from, struct dmc_device *to);
 int dmc_links_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
+void dmc_device_links_show(struct seq_file *m);	/* the tree's device_links */
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);

@@ -27,7 +27,8 @@
  *   device rename PATH NAME
  *   device move PATH PARENT [order=none|dev-after-parent|parent-before-dev|dev-last]
  *   device override PATH DRIVER|-   device online PATH   device offline PATH
- *   link add SUPPLIER CONSUMER       link del SUPPLIER CONSUMER
+ *   link add SUPPLIER CONSUMER [flags=FLAG[,FLAG]...]
+ *   link del SUPPLIER CONSUMER
  *   suspend                          resume
  *   settle
  *
@@ -97,8 +98,16 @@
  *              already in that state is left so (0, as the online file).
  *              -EOPNOTSUPP if its bus has no online/offline callbacks,
  *              -EBUSY when taking offline a device with an online child.
- *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()).
- *   link del   deletes a link made by "link add".
+ *   link add   makes CONSUMER depend on SUPPLIER (dmc_device_link_add()),
+ *              with the flags named: stateless, autoremove-consumer,
+ *              autoremove-supplier, autoprobe-consumer, pm-runtime,
+ *              rpm-active, sync-state-only (DMC_DL_FLAG_*); a combination
+ *              the core refuses is -EINVAL. A link that exists gets the
+ *              flags merged, as Linux (a stateless add: one more reference).
+ *              Its state and flags: a line of the tree's root file
+ *              device_links (supplier, consumer, state, flags).
+ *   link del   drops a reference on a link made by "link add" (deletes it
+ *              with its last).
  *   suspend    dmc_suspend_all(); the failing device is logged.
  *   resume     dmc_resume_all().
  *   settle     dmc_bridge_settle(): returns when the real-event bridge has
@@ -120,7 +129,9 @@
  *                 or extra argument; a duplicate option or attribute; a bad
  *                 name, path, number (delay_ms 0..10000) or ERRNO (1..4095,
  *                 not 512..529 but probe=fail:517);
- *                 a link to the device itself or one closing a cycle
+ *                 a link to the device itself or one closing a cycle;
+ *                 an unknown or repeated link flag, or flags the core
+ *                 refuses (dmc_device_link_add())
  *   ENAMETOOLONG  a NAME, KEY, GLOB, WAITS_FOR or path component longer
  *                 than 255 bytes
  *   ENOENT        an unknown bus, class, driver or device (a PATH that is
@@ -129,7 +140,7 @@
  *                 refuses it (a bus or class of that name, a device of
  *                 that name under the parent, on the bus or in the class,
  *                 a driver of that name on the bus: the core's -EBUSY for
- *                 that is reported as -EEXIST); the link exists; a reserved
+ *                 that is reported as -EEXIST); a reserved
  *                 attribute name; a name the model reserves under the
  *                 parent (an attribute, group or link of it: uevent,
  *                 power, driver, subsystem, an attr= key)
@@ -208,6 +219,7 @@ enum dmc_ctl_kind {
 	DMC_CTL_NUMBER,		/* decimal, 0..max: unsigned int */
 	DMC_CTL_OUTCOME,	/* ok|fail:ERRNO, or defer:NAME: dmc_ctl_outcome */
 	DMC_CTL_KEYVAL,		/* KEY=VALUE, an attribute: dmc_ctl_attrs */
+	DMC_CTL_LINK_FLAGS,	/* FLAG[,FLAG]...: u32, DMC_DL_FLAG_* */
 };
 
 /* An option: "NAME=VALUE", or a bare NAME (a flag). */
@@ -261,6 +273,10 @@ static const struct dmc_ctl_opt dmc_ctl_opts[] = {
 		.meta = "ORDER", .offset = DMC_CTL_AT(order),
 	}, {
 		.name = "hotplug", .kind = DMC_CTL_FLAG, .bit = DMC_CTL_OPT_HOTPLUG,
+	}, {
+		.name = "flags", .kind = DMC_CTL_LINK_FLAGS,
+		.bit = DMC_CTL_OPT_LINK_FLAGS, .meta = "FLAG,...",
+		.offset = DMC_CTL_AT(link_flags),
 	},
 };
 
@@ -325,7 +341,7 @@ static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
 	DMC_CTL_VERB("device offline", DMC_CTL_DEVICE_OFFLINE, 1, DMC_CTL_PATH,
 		     "missing path", 0, 0),
 	DMC_CTL_VERB("link add", DMC_CTL_LINK_ADD, 2, DMC_CTL_PATH,
-		     "needs SUPPLIER and CONSUMER", 0, 0),
+		     "needs SUPPLIER and CONSUMER", DMC_CTL_OPT_LINK_FLAGS, 0),
 	DMC_CTL_VERB("link del", DMC_CTL_LINK_DEL, 2, DMC_CTL_PATH,
 		     "needs SUPPLIER and CONSUMER", 0, 0),
 	DMC_CTL_WORD_VERB("suspend", DMC_CTL_SUSPEND),
@@ -534,6 +550,47 @@ static int dmc_ctl_parse_keyval(const char *cmd, const struct dmc_ctl_opt *opt,
 	return 0;
 }
 
+/* link add's flags=, by name; DMC_DL_FLAG_* */
+static const struct {
+	const char *name;
+	u32 flag;
+} dmc_ctl_link_flag_names[] = {
+	{ "stateless", DMC_DL_FLAG_STATELESS },
+	{ "autoremove-consumer", DMC_DL_FLAG_AUTOREMOVE_CONSUMER },
+	{ "pm-runtime", DMC_DL_FLAG_PM_RUNTIME },
+	{ "rpm-active", DMC_DL_FLAG_RPM_ACTIVE },
+	{ "autoremove-supplier", DMC_DL_FLAG_AUTOREMOVE_SUPPLIER },
+	{ "autoprobe-consumer", DMC_DL_FLAG_AUTOPROBE_CONSUMER },
+	{ "sync-state-only", DMC_DL_FLAG_SYNC_STATE_ONLY },
+};
+
+/*
+ * "flags=FLAG[,FLAG]...": each a name above, once. Which combinations
+ * are valid is the core's to say (dmc_device_link_add()).
+ */
+static int dmc_ctl_parse_link_flags(const char *cmd, char *v, u32 *flags)
+{
+	char *f;
+	size_t i;
+
+	*flags = 0;
+	while ((f = strsep(&v, ","))) {
+		for (i = 0; i < ARRAY_SIZE(dmc_ctl_link_flag_names); i++)
+			if (!strcmp(f, dmc_ctl_link_flag_names[i].name))
+				break;
+		if (i == ARRAY_SIZE(dmc_ctl_link_flag_names)) {
+			pr_err_ratelimited("%s: flags=: unknown flag '%s'\n", cmd, f);
+			return -EINVAL;
+		}
+		if (*flags & dmc_ctl_link_flag_names[i].flag) {
+			pr_err_ratelimited("%s: flags=: '%s' given twice\n", cmd, f);
+			return -EINVAL;
+		}
+		*flags |= dmc_ctl_link_flag_names[i].flag;
+	}
+	return 0;
+}
+
 /* Check the value @v of @opt and store it in @a, where the table says. */
 static int dmc_ctl_parse_value(const char *cmd, const struct dmc_ctl_opt *opt,
 			       char *v, struct dmc_ctl_args *a)
@@ -557,6 +614,8 @@ static int dmc_ctl_parse_value(const char *cmd, const struct dmc_ctl_opt *opt,
 		return dmc_ctl_parse_outcome(cmd, opt, v, field);
 	case DMC_CTL_KEYVAL:
 		return dmc_ctl_parse_keyval(cmd, opt, v, field);
+	case DMC_CTL_LINK_FLAGS:
+		return dmc_ctl_parse_link_flags(cmd, v, field);
 	}
 	return -EINVAL;
 }

@@ -81,6 +81,7 @@ enum {
 	DMC_CTL_OPT_ATTR	= BIT(8),
 	DMC_CTL_OPT_ORDER	= BIT(9),
 	DMC_CTL_OPT_HOTPLUG	= BIT(10),
+	DMC_CTL_OPT_LINK_FLAGS	= BIT(11),
 };
 
 enum dmc_ctl_probe_mode {
@@ -115,6 +116,7 @@ struct dmc_ctl_args {
 	unsigned int delay_ms;
 	struct dmc_ctl_outcome probe, suspend;
 	struct dmc_ctl_attrs attrs;
+	u32 link_flags;		/* link add's flags=, DMC_DL_FLAG_* */
 };
 
 int dmc_ctl_check_write(const char *buf, size_t count);

@@ -684,6 +684,25 @@ static int dmc_ctl_link_args(const struct dmc_ctl_args *a,
 	return err;
 }
 
+/* Another record of @cl's pair? Then @cl is taken off the list. */
+static bool dmc_ctl_link_dup(struct dmc_ctl_link *cl)
+{
+	struct dmc_ctl_link *o;
+	bool dup = false;
+
+	spin_lock(&dmc_ctl_lock);
+	list_for_each_entry(o, &dmc_ctl_links, node) {
+		if (o != cl && o->consumer == cl->consumer &&
+		    o->supplier == cl->supplier) {
+			list_del(&cl->node);
+			dup = true;
+			break;
+		}
+	}
+	spin_unlock(&dmc_ctl_lock);
+	return dup;
+}
+
 int dmc_ctl_link_add(const struct dmc_ctl_args *a)
 {
 	struct dmc_device *supplier, *consumer;
@@ -714,7 +733,7 @@ int dmc_ctl_link_add(const struct dmc_ctl_args *a)
 	spin_lock(&dmc_ctl_lock);
 	list_add_tail(&cl->node, &dmc_ctl_links);
 	spin_unlock(&dmc_ctl_lock);
-	link = dmc_device_link_add(consumer, supplier, 0);
+	link = dmc_device_link_add(consumer, supplier, a->link_flags);
 	if (IS_ERR(link)) {
 		err = PTR_ERR(link);
 		spin_lock(&dmc_ctl_lock);
@@ -722,11 +741,16 @@ int dmc_ctl_link_add(const struct dmc_ctl_args *a)
 		spin_unlock(&dmc_ctl_lock);
 		pr_err_ratelimited("link add: supplier '%s' consumer '%s' refused: %d%s\n",
 				   dmc_dev_name(supplier), dmc_dev_name(consumer), err,
-				   err == -EEXIST ? " (exists already)" :
-				   err == -EINVAL ? " (itself or a cycle)" : "");
+				   err == -EINVAL ? " (itself, a cycle or flags)" : "");
 		kfree(cl);
 		goto out;
 	}
+	/*
+	 * One record per reference "link del" may drop: a managed add of a
+	 * link control recorded already merged into it without taking one.
+	 */
+	if (!(a->link_flags & DMC_DL_FLAG_STATELESS) && dmc_ctl_link_dup(cl))
+		kfree(cl);
 	err = 0;
 out:
 	dmc_device_put(consumer);

@@ -86,6 +86,7 @@ void dmc_deferred_kick(void)
 void dmc_wait_for_device_probe(void)
 {
 	wait_event(dmc_probe_waitq, !atomic_read(&dmc_probe_pending));
+	dmc_links_flush_dead();	/* links an unbind or probe removed */
 }
 EXPORT_SYMBOL_GPL(dmc_wait_for_device_probe);
 
@@ -327,10 +328,14 @@ static bool dmc_device_probe_ready(struct dmc_device *dev)
 	return !dev->p->dead && dev->p->ready_to_probe;
 }
 
+static void dmc_autoprobe(struct dmc_device *dev);
+
 /* The probe succeeded: record the binding and tell everyone. */
 static void dmc_driver_bound(struct dmc_device *dev)
 {
 	struct dmc_driver *drv = dev->driver;
+	struct dmc_devvec autoprobe = {};
+	size_t i;
 
 	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver, false))
 		pr_warn_ratelimited("dmcore: '%s' bound to '%s' but not listed\n",
@@ -338,6 +343,10 @@ static void dmc_driver_bound(struct dmc_device *dev)
 	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);
 	dmc_sysfs_link(&drv->p->kobj, dev->kobj.name, &dev->kobj);
 	dmc_deferred_probe_del(dev);
+	dmc_device_links_driver_bound(dev, &autoprobe);
+	for (i = 0; i < autoprobe.n; i++)
+		dmc_autoprobe(autoprobe.v[i]);	/* takes the reference */
+	dmc_devvec_free(&autoprobe);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
 	/* Waiters on this device, and everyone who named nothing. */
@@ -385,6 +394,7 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 static void dmc_probe_failed(struct dmc_device *dev)
 {
 	__dmc_devres_release_all(dev);
+	dmc_device_links_no_driver(dev);
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_DRIVER_NOT_BOUND);
@@ -757,6 +767,26 @@ static void dmc_async_probe(struct dmc_device *dev, struct dmc_driver_private *d
 	dmc_probe_queue(&ap->work);
 }
 
+/*
+ * A supplier bound: probe its AUTOPROBE_CONSUMER consumer @dev from a
+ * worker (not here: the supplier's lock is held, and the consumer's
+ * binding may take it for sync_state()). Takes over the caller's
+ * reference on @dev.
+ */
+static void dmc_autoprobe(struct dmc_device *dev)
+{
+	struct dmc_async_probe *ap;
+
+	ap = kzalloc(sizeof(*ap), GFP_KERNEL);
+	if (!ap) {	/* the allocator warned; the consumer stays unbound */
+		dmc_device_put(dev);
+		return;
+	}
+	INIT_WORK(&ap->work, dmc_async_probe_fn);
+	ap->dev = dev;
+	dmc_probe_queue(&ap->work);
+}
+
 /* Retry the devices deferred.c queued, until none is left. */
 static void dmc_deferred_work_fn(struct work_struct *work)
 {
@@ -942,6 +972,7 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);
 	dmc_sysfs_unlink(&dp->kobj, dev->kobj.name);
 	dmc_sysfs_unlink(&dev->kobj, "driver");
+	dmc_device_links_driver_cleanup(dev);
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
 	/*
@@ -989,7 +1020,7 @@ bool dmc_device_release_driver_from(struct dmc_device *dev, struct dmc_driver *d
 		dmc_device_lock(dev);
 		/* A consumer that bound meanwhile goes first, too. */
 		if (!dev->driver || (drv && dev->driver != drv) ||
-		    !dmc_device_links_consumers_bound(dev))
+		    !dmc_device_links_busy(dev))
 			break;
 		dmc_device_unlock(dev);
 	}

@@ -177,6 +177,7 @@ int dmc_device_private_init(struct dmc_device *dev)
 	INIT_LIST_HEAD(&p->dpm_entry);
 	INIT_LIST_HEAD(&p->suppliers);
 	INIT_LIST_HEAD(&p->consumers);
+	INIT_LIST_HEAD(&p->defer_sync);
 	spin_lock_init(&p->devres_lock);
 	INIT_LIST_HEAD(&p->devres_head);
 	p->power_state = DMC_POWER_ON;

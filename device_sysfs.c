@@ -123,10 +123,23 @@ static ssize_t driver_override_store(struct dmc_device *dev,
 static DMC_DEVICE_ATTR(driver_override, 0644, driver_override_show,
 		       driver_override_store);
 
+/*
+ * state_synced: 1 once the driver's (or bus's) sync_state() was called for
+ * this binding, or is about to be (link_state.c), as Linux's file; shown
+ * for every device (Linux only with a sync_state()).
+ */
+static ssize_t state_synced_show(struct dmc_device *dev,
+				 struct dmc_device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dmc_dev_state_synced(dev));
+}
+static DMC_DEVICE_ATTR(state_synced, 0444, state_synced_show, NULL);
+
 static struct dmc_attribute *dmc_device_core_attrs[] = {
 	&dmc_dev_attr_uevent.attr,
 	&dmc_dev_attr_devres.attr,
 	&dmc_dev_attr_driver_override.attr,
+	&dmc_dev_attr_state_synced.attr,
 	NULL,
 };
 

@@ -26,6 +26,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "base.h"
 
@@ -271,36 +272,209 @@ static void dmc_link_free(struct dmc_device_link *link)
 	kfree(link);
 }
 
+/*
+ * Links unlinked where their devices' last reference must not be dropped
+ * (under a device lock, from a binding's hooks): freed by a worker.
+ */
+static LLIST_HEAD(dmc_links_dead);
+
+static void dmc_links_dead_fn(struct work_struct *work)
+{
+	struct dmc_device_link *link, *tmp;
+	struct llist_node *list = llist_del_all(&dmc_links_dead);
+
+	llist_for_each_entry_safe(link, tmp, list, dead)
+		dmc_link_free(link);
+}
+
+static DECLARE_WORK(dmc_links_dead_work, dmc_links_dead_fn);
+
+/* Wait until the links unlinked so far are freed. No core lock held. */
+void dmc_links_flush_dead(void)
+{
+	flush_work(&dmc_links_dead_work);
+}
+
+/*
+ * Drop the core's reference on a managed link (an autoremove, a "sync
+ * state only" link whose consumer bound), as Linux's
+ * device_link_drop_managed(): the link goes unless a stateless user holds
+ * it. Links mutex held; any device lock may be held too.
+ */
+void __dmc_link_drop_managed(struct dmc_device_link *link)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	link->flags &= ~DMC_DL_FLAG_MANAGED;
+	WRITE_ONCE(link->status, DMC_DL_STATE_NONE);
+	if (link->stateless_refs)
+		return;
+	__dmc_link_unlink(link);
+	if (llist_add(&link->dead, &dmc_links_dead))
+		schedule_work(&dmc_links_dead_work);
+}
+
+/*
+ * Drop one reference on @link, as Linux's device_link_put_kref(): a
+ * stateless one if there is any, else the managed one (dmcore lets a
+ * caller delete a managed link; Linux warns). Links mutex held.
+ * Return: true if the link is unlinked, for the caller to free.
+ */
+static bool __dmc_link_put(struct dmc_device_link *link)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	if (link->stateless_refs) {
+		if (--link->stateless_refs)
+			return false;
+		link->flags &= ~DMC_DL_FLAG_STATELESS;
+		if (link->flags & DMC_DL_FLAG_MANAGED)
+			return false;
+	}
+	link->flags &= ~DMC_DL_FLAG_MANAGED;
+	WRITE_ONCE(link->status, DMC_DL_STATE_NONE);
+	__dmc_link_unlink(link);
+	return true;
+}
+
+/**
+ * dmc_link_init_status() - the state of a link at its creation
+ * @link: a managed link, not yet or just now managed
+ *
+ * From both devices' binding states, as Linux's device_link_init_status().
+ * Context: dmc_links_mutex held.
+ */
+void dmc_link_init_status(struct dmc_device_link *link)
+{
+	u8 s = link->supplier->p->links_status;
+	u8 c = link->consumer->p->links_status;
+	enum dmc_device_link_state st;
+
+	lockdep_assert_held(&dmc_links_mutex);
+	switch (s) {
+	case DMC_DL_DEV_PROBING:
+		/* A probing consumer may know a probing supplier works already. */
+		st = c == DMC_DL_DEV_PROBING ? DMC_DL_STATE_CONSUMER_PROBE :
+					       DMC_DL_STATE_DORMANT;
+		break;
+	case DMC_DL_DEV_DRIVER_BOUND:
+		if (c == DMC_DL_DEV_PROBING)
+			st = DMC_DL_STATE_CONSUMER_PROBE;
+		else if (c == DMC_DL_DEV_DRIVER_BOUND)
+			st = DMC_DL_STATE_ACTIVE;
+		else
+			st = DMC_DL_STATE_AVAILABLE;
+		break;
+	case DMC_DL_DEV_UNBINDING:
+		st = DMC_DL_STATE_SUPPLIER_UNBIND;
+		break;
+	default:
+		st = DMC_DL_STATE_DORMANT;
+		break;
+	}
+	WRITE_ONCE(link->status, st);
+}
+
+/* The flags that make or keep a link managed (Linux's DL_MANAGED_LINK_FLAGS). */
+#define DMC_DL_MANAGED_LINK_FLAGS (DMC_DL_FLAG_AUTOREMOVE_CONSUMER |	\
+				   DMC_DL_FLAG_AUTOREMOVE_SUPPLIER |	\
+				   DMC_DL_FLAG_AUTOPROBE_CONSUMER |	\
+				   DMC_DL_FLAG_SYNC_STATE_ONLY)
+#define DMC_DL_ADD_VALID_FLAGS (DMC_DL_MANAGED_LINK_FLAGS | DMC_DL_FLAG_STATELESS | \
+				DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE)
+
+/* Why dmc_device_link_add() refuses @flags, as Linux's checks; NULL: it does not. */
+static const char *dmc_link_flags_refused(u32 flags)
+{
+	if (flags & ~DMC_DL_ADD_VALID_FLAGS)
+		return "unknown flags (or MANAGED, which only the core sets)";
+	if ((flags & DMC_DL_FLAG_STATELESS) && (flags & DMC_DL_MANAGED_LINK_FLAGS))
+		return "STATELESS with a managed-link flag";
+	if ((flags & DMC_DL_FLAG_SYNC_STATE_ONLY) &&
+	    flags != DMC_DL_FLAG_SYNC_STATE_ONLY)
+		return "SYNC_STATE_ONLY with another flag";
+	if ((flags & DMC_DL_FLAG_AUTOPROBE_CONSUMER) &&
+	    (flags & (DMC_DL_FLAG_AUTOREMOVE_CONSUMER | DMC_DL_FLAG_AUTOREMOVE_SUPPLIER)))
+		return "AUTOPROBE_CONSUMER with an AUTOREMOVE flag";
+	return NULL;
+}
+
+/*
+ * Adding a link that exists: merge @flags into it, as Linux's
+ * device_link_add() does (a stateless add takes a reference; a managed add
+ * makes the link managed, and keeps it at least as long as asked).
+ * Links mutex held.
+ */
+static void __dmc_link_merge(struct dmc_device_link *link, u32 flags)
+{
+	if (flags & DMC_DL_FLAG_PM_RUNTIME)
+		link->flags |= flags & (DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE);
+	if (flags & DMC_DL_FLAG_STATELESS) {
+		link->stateless_refs++;
+		link->flags |= DMC_DL_FLAG_STATELESS;
+		return;
+	}
+	if (flags & DMC_DL_FLAG_AUTOREMOVE_SUPPLIER) {
+		if (link->flags & DMC_DL_FLAG_AUTOREMOVE_CONSUMER) {
+			link->flags &= ~DMC_DL_FLAG_AUTOREMOVE_CONSUMER;
+			link->flags |= DMC_DL_FLAG_AUTOREMOVE_SUPPLIER;
+		}
+	} else if (!(flags & DMC_DL_FLAG_AUTOREMOVE_CONSUMER)) {
+		link->flags &= ~(DMC_DL_FLAG_AUTOREMOVE_CONSUMER |
+				 DMC_DL_FLAG_AUTOREMOVE_SUPPLIER);
+	}
+	if (!(link->flags & DMC_DL_FLAG_MANAGED)) {
+		link->flags |= DMC_DL_FLAG_MANAGED;
+		dmc_link_init_status(link);
+	}
+	if ((link->flags & DMC_DL_FLAG_SYNC_STATE_ONLY) &&
+	    !(flags & DMC_DL_FLAG_SYNC_STATE_ONLY))
+		link->flags &= ~DMC_DL_FLAG_SYNC_STATE_ONLY;
+}
+
 /**
  * dmc_device_link_add() - make @consumer depend on @supplier
  * @consumer: a registered device
  * @supplier: a registered device
- * @flags: DMC_DL_FLAG_* (none is supported yet: 0 makes the managed link
- *	described below)
+ * @flags: DMC_DL_FLAG_*, as Linux's device_link_add():
+ *	0 - a managed link: the consumer's probe defers until the supplier
+ *	is bound, the supplier's unbind unbinds the consumer first, the link
+ *	has a state (dmc_device_link_status()) and counts for the supplier's
+ *	sync_state(); it lives until deleted, or until either device is;
+ *	STATELESS - no probe or unbind ordering and no state: the caller
+ *	deletes it (dmc_device_link_del());
+ *	AUTOREMOVE_CONSUMER - deleted when the consumer unbinds;
+ *	AUTOREMOVE_SUPPLIER - deleted when the supplier unbinds (wins over
+ *	AUTOREMOVE_CONSUMER);
+ *	AUTOPROBE_CONSUMER - the consumer is probed when the supplier binds;
+ *	SYNC_STATE_ONLY - only holds back the supplier's sync_state() until
+ *	the consumer probed, then goes (no probe ordering);
+ *	PM_RUNTIME, RPM_ACTIVE - stored for runtime PM (RPM_ACTIVE ignored
+ *	without PM_RUNTIME, as Linux).
+ *	STATELESS takes no managed-link flag, SYNC_STATE_ONLY no other flag,
+ *	AUTOPROBE_CONSUMER no AUTOREMOVE flag.
  *
  * The link holds a reference on both devices until it is deleted. The
  * consumer (with its children and consumers) moves after the supplier in
  * the power order. A consumer already bound stays bound.
  *
+ * If the link exists, it is returned with @flags merged as Linux does: a
+ * stateless add takes one more reference on it (each to be dropped by a
+ * dmc_device_link_del()); a managed add makes it managed and keeps it
+ * around at least as long as the new flags ask.
+ *
  * Context: may sleep.
  * Return: the link, or ERR_PTR(-EINVAL) for NULL or unregistered devices,
- * a device linked to itself or a link that would close a cycle;
- * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM) (nothing changed);
- * ERR_PTR(-EINVAL) for flags it does not support.
+ * a device linked to itself, a link that would close a cycle, flags
+ * refused above, or SYNC_STATE_ONLY with a consumer that probed already;
+ * ERR_PTR(-ENOMEM) (nothing changed).
  */
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 					    struct dmc_device *supplier,
 					    u32 flags)
 {
 	struct dmc_devvec held = {};
-	struct dmc_device_link *link;
+	struct dmc_device_link *link, *old;
+	const char *why;
 	int err;
-
-	if (flags) {
-		pr_err_ratelimited("dmcore: link_add: flags %#x are not supported\n",
-				   flags);
-		return ERR_PTR(-EINVAL);
-	}
 
 	if (!dmc_device_is_registered(consumer) ||
 	    !dmc_device_is_registered(supplier) || consumer == supplier) {
@@ -310,15 +484,41 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 				   "both devices must be registered");
 		return ERR_PTR(-EINVAL);
 	}
+	why = dmc_link_flags_refused(flags);
+	if (why) {
+		pr_err_ratelimited("dmcore: link_add: flags %#x refused: %s\n",
+				   flags, why);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!(flags & DMC_DL_FLAG_PM_RUNTIME))
+		flags &= ~DMC_DL_FLAG_RPM_ACTIVE;
+	if (!(flags & DMC_DL_FLAG_STATELESS))
+		flags |= DMC_DL_FLAG_MANAGED;
+	/* Needed after the consumer's unbind: not removed with it. */
+	if (flags & DMC_DL_FLAG_AUTOREMOVE_SUPPLIER)
+		flags &= ~DMC_DL_FLAG_AUTOREMOVE_CONSUMER;
+
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return ERR_PTR(-ENOMEM);
 
 	mutex_lock(&dmc_links_mutex);
-	if (__dmc_link_find(consumer, supplier)) {
+	old = __dmc_link_find(consumer, supplier);
+	if (old) {
+		__dmc_link_merge(old, flags);
 		mutex_unlock(&dmc_links_mutex);
 		kfree(link);
-		return ERR_PTR(-EEXIST);
+		return old;
+	}
+	/* Of no use once the consumer probed, as Linux. */
+	if ((flags & DMC_DL_FLAG_SYNC_STATE_ONLY) &&
+	    consumer->p->links_status != DMC_DL_DEV_NO_DRIVER &&
+	    consumer->p->links_status != DMC_DL_DEV_PROBING) {
+		mutex_unlock(&dmc_links_mutex);
+		pr_err_ratelimited("dmcore: link_add: SYNC_STATE_ONLY link to '%s', which probed already\n",
+				   dmc_dev_name(consumer));
+		kfree(link);
+		return ERR_PTR(-EINVAL);
 	}
 	/* Nothing depends on a consumer without children or consumers. */
 	err = 0;
@@ -344,6 +544,12 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	link->consumer = dmc_device_get(consumer);
 	link->supplier = dmc_device_get(supplier);
 	link->flags = flags;
+	if (flags & DMC_DL_FLAG_STATELESS) {
+		link->stateless_refs = 1;
+		link->status = DMC_DL_STATE_NONE;
+	} else {
+		dmc_link_init_status(link);
+	}
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
 	/*
@@ -367,22 +573,28 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 EXPORT_SYMBOL_GPL(dmc_device_link_add);
 
 /**
- * dmc_device_link_del() - delete a link
+ * dmc_device_link_del() - drop a reference on a link
  * @link: a link from dmc_device_link_add(), or NULL
  *
- * The link must not be deleted twice; a link whose device was deleted is
- * gone already (use dmc_device_link_remove() when unsure).
+ * Drops one stateless reference if the link has any (one per stateless
+ * dmc_device_link_add()), else the managed one; the link is deleted with
+ * its last. The caller must own the reference it drops: a managed link
+ * may be gone already by an autoremove or a device's deletion (use
+ * dmc_device_link_remove() when unsure).
  *
  * Context: may sleep.
  */
 void dmc_device_link_del(struct dmc_device_link *link)
 {
+	bool gone;
+
 	if (!link)
 		return;
 	mutex_lock(&dmc_links_mutex);
-	__dmc_link_unlink(link);
+	gone = __dmc_link_put(link);
 	mutex_unlock(&dmc_links_mutex);
-	dmc_link_free(link);
+	if (gone)
+		dmc_link_free(link);
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_del);
 
@@ -408,9 +620,41 @@ struct dmc_device_link *dmc_device_link_find(struct dmc_device *consumer,
 EXPORT_SYMBOL_GPL(dmc_device_link_find);
 
 /**
- * dmc_device_link_remove() - delete the link between two devices
+ * dmc_device_link_status() - the state of a link
+ * @link: a link its caller holds (not deleted)
+ *
+ * Return: its DMC_DL_STATE_*; DMC_DL_STATE_NONE for a stateless link.
+ */
+enum dmc_device_link_state dmc_device_link_status(struct dmc_device_link *link)
+{
+	return READ_ONCE(link->status);
+}
+EXPORT_SYMBOL_GPL(dmc_device_link_status);
+
+/**
+ * dmc_device_link_flags() - the flags of a link
+ * @link: a link its caller holds (not deleted)
+ *
+ * Return: its DMC_DL_FLAG_*, MANAGED included for a managed link.
+ */
+u32 dmc_device_link_flags(struct dmc_device_link *link)
+{
+	u32 flags;
+
+	mutex_lock(&dmc_links_mutex);
+	flags = link->flags;
+	mutex_unlock(&dmc_links_mutex);
+	return flags;
+}
+EXPORT_SYMBOL_GPL(dmc_device_link_flags);
+
+/**
+ * dmc_device_link_remove() - drop a reference on the link between two devices
  * @consumer: the consumer
  * @supplier: the supplier
+ *
+ * As dmc_device_link_del() on the link found, in one step with the lookup:
+ * safe against an autoremove or a deletion under way.
  *
  * Context: may sleep.
  * Return: 0, -EINVAL for NULL, or -ENOENT if there is no such link.
@@ -419,97 +663,22 @@ int dmc_device_link_remove(struct dmc_device *consumer,
 			   struct dmc_device *supplier)
 {
 	struct dmc_device_link *link;
+	bool gone = false;
 
 	if (!consumer || !supplier || !consumer->p || !supplier->p)
 		return -EINVAL;
 	mutex_lock(&dmc_links_mutex);
 	link = __dmc_link_find(consumer, supplier);
 	if (link)
-		__dmc_link_unlink(link);
+		gone = __dmc_link_put(link);
 	mutex_unlock(&dmc_links_mutex);
 	if (!link)
 		return -ENOENT;
-	dmc_link_free(link);
+	if (gone)
+		dmc_link_free(link);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_remove);
-
-/*
- * May @dev probe? If a supplier has no driver, copy its name to
- * @waits_for and return -EPROBE_DEFER.
- */
-int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
-				     size_t size)
-{
-	struct dmc_device_link *link;
-	int ret = 0;
-
-	/* A link added right after this peek: as if added after the unlock. */
-	if (list_empty(&dev->p->suppliers))
-		return 0;
-	mutex_lock(&dmc_links_mutex);
-	list_for_each_entry(link, &dev->p->suppliers, c_node) {
-		if (!dmc_device_is_bound(link->supplier)) {
-			strscpy(waits_for, dmc_dev_name(link->supplier), size);
-			ret = -EPROBE_DEFER;
-			break;
-		}
-	}
-	mutex_unlock(&dmc_links_mutex);
-	return ret;
-}
-
-/* Has @dev a bound consumer? */
-bool dmc_device_links_consumers_bound(struct dmc_device *dev)
-{
-	struct dmc_device_link *link;
-	bool ret = false;
-
-	if (list_empty(&dev->p->consumers))	/* as in check_suppliers */
-		return false;
-	mutex_lock(&dmc_links_mutex);
-	list_for_each_entry(link, &dev->p->consumers, s_node)
-		if (dmc_device_is_bound(link->consumer))
-			ret = true;
-	mutex_unlock(&dmc_links_mutex);
-	return ret;
-}
-
-/*
- * The end of a path of bound consumers from @dev: a bound device that
- * depends on @dev and has no bound consumer itself, referenced; NULL when
- * @dev has no bound consumer. The path is followed in a loop, marking
- * the devices seen, so its length costs no stack.
- */
-struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev)
-{
-	struct dmc_device *cur = dev, *next;
-	struct dmc_device_link *link;
-	unsigned int gen;
-
-	if (list_empty(&dev->p->consumers))	/* as in check_suppliers */
-		return NULL;
-	mutex_lock(&dmc_links_mutex);
-	gen = dmc_links_new_gen();
-	dev->p->link_gen = gen;
-	do {
-		next = NULL;
-		list_for_each_entry(link, &cur->p->consumers, s_node) {
-			if (link->consumer->p->link_gen != gen &&
-			    dmc_device_is_bound(link->consumer)) {
-				next = link->consumer;
-				break;
-			}
-		}
-		if (next) {
-			next->p->link_gen = gen;
-			cur = next;
-		}
-	} while (next);
-	cur = cur == dev ? NULL : dmc_device_get(cur);
-	mutex_unlock(&dmc_links_mutex);
-	return cur;
-}
 
 /* Delete every link of a device being deleted. */
 void dmc_device_links_purge(struct dmc_device *dev)

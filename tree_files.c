@@ -292,12 +292,36 @@ static const struct file_operations dmc_deferred_fops = {
 	.release = single_release,
 };
 
+/* ---- device_links ---------------------------------------------------------- */
+
+static int dmc_links_file_show(struct seq_file *m, void *v)
+{
+	dmc_device_links_show(m);
+	return 0;
+}
+
+static int dmc_links_file_open(struct inode *inode, struct file *file)
+{
+	int err = dmc_tree_check_open(file, 0444);
+
+	return err ?: single_open(file, dmc_links_file_show, NULL);
+}
+
+static const struct file_operations dmc_links_fops = {
+	.owner = THIS_MODULE,
+	.open = dmc_links_file_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* The root's files, in the order a directory listing shows them. */
 const struct dmc_tree_file dmc_tree_files[] = {
 	{ "events", 0444, &dmc_events_fops },
 	{ "control", 0200, &dmc_control_fops },
 	{ "stats", 0444, &dmc_stats_fops },
 	{ "devices_deferred", 0444, &dmc_deferred_fops },
+	{ "device_links", 0444, &dmc_links_fops },
 	{ }
 };
 

@@ -150,15 +150,19 @@ static void link_add_supplier_descendant_of_consumer_fails_einval(struct kunit *
 	dmm_dev_unregister(p);
 }
 
-static void link_add_existing_link_fails_eexist(struct kunit *test)
+/* As Linux: adding a managed link that exists returns it (issue 15). */
+static void link_add_existing_link_returns_it(struct kunit *test)
 {
 	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
 	struct dmm_dev *b = dmm_dev_new(test, "b", NULL, NULL, NULL);
 	struct dmc_device_link *link = lk_add(test, a, b), *again = NULL;
 
-	DMM_TOLERATE_MISUSE(test, again = dmc_device_link_add(a->dev, b->dev, 0));
-	KUNIT_EXPECT_EQ(test, lk_err(again), (long)-EEXIST);
+	again = dmc_device_link_add(a->dev, b->dev, 0);
+	KUNIT_EXPECT_PTR_EQ(test, again, link);
 	KUNIT_EXPECT_PTR_EQ(test, dmc_device_link_find(a->dev, b->dev), link);
+	/* One managed reference: one delete removes it. */
+	dmc_device_link_del(link);
+	KUNIT_EXPECT_NULL(test, dmc_device_link_find(a->dev, b->dev));
 	dmm_dev_unregister(b);
 	dmm_dev_unregister(a);
 }
@@ -784,7 +788,7 @@ static struct kunit_case link_test_cases[] = {
 	KUNIT_CASE(link_add_direct_cycle_fails_einval),
 	KUNIT_CASE(link_add_indirect_cycle_fails_einval),
 	KUNIT_CASE(link_add_supplier_descendant_of_consumer_fails_einval),
-	KUNIT_CASE(link_add_existing_link_fails_eexist),
+	KUNIT_CASE(link_add_existing_link_returns_it),
 	KUNIT_CASE(link_find_is_directional),
 	KUNIT_CASE(link_remove_returns_0_then_enoent),
 	KUNIT_CASE(link_del_drops_the_dependency),

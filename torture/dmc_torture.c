@@ -702,6 +702,22 @@ static struct dmc_device *tt_get_dev_slot(unsigned int slot)
 	return dev;
 }
 
+/*
+ * Flags for a link add: mostly valid combinations of every managed-link
+ * behaviour, now and then an invalid one (refused with -EINVAL).
+ */
+static const u32 tt_link_flags[] = {
+	0,
+	DMC_DL_FLAG_STATELESS,
+	DMC_DL_FLAG_AUTOREMOVE_CONSUMER,
+	DMC_DL_FLAG_AUTOREMOVE_SUPPLIER,
+	DMC_DL_FLAG_AUTOPROBE_CONSUMER,
+	DMC_DL_FLAG_SYNC_STATE_ONLY,
+	DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE,
+	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_PM_RUNTIME,
+	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_AUTOREMOVE_CONSUMER,	/* refused */
+};
+
 static int tt_op_link(struct rnd_state *rs, bool add)
 {
 	unsigned int sa = tt_rand(rs, NDEV), sb = tt_rand(rs, NDEV), pair;
@@ -709,6 +725,7 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	struct dmc_device_link *link;
 	struct dmc_device *a, *b;
 	int err = -ENOENT;
+	u32 flags;
 
 	if (!add && tt_rand(rs, 4)) {
 		pair = READ_ONCE(tt_link_pairs[i]);
@@ -719,7 +736,8 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	b = tt_get_dev_slot(sb);
 	if (a && b) {
 		if (add) {
-			link = dmc_device_link_add(a, b, 0);
+			flags = tt_link_flags[tt_rand(rs, ARRAY_SIZE(tt_link_flags))];
+			link = dmc_device_link_add(a, b, flags);
 			err = IS_ERR(link) ? PTR_ERR(link) : 0;
 			if (!err)
 				WRITE_ONCE(tt_link_pairs[i], sa * NDEV + sb);

@@ -60,6 +60,7 @@ struct dmc_uevent_env;
  *	negative errno, which leaves it online. Called with the device lock
  *	held. A bus with both @online and @offline gives its devices an
  *	"online" file.
+ * @sync_state: called instead of the driver's sync_state, if set
  * @p: private to the core
  */
 struct dmc_bus_type {
@@ -76,6 +77,7 @@ struct dmc_bus_type {
 	void (*shutdown)(struct dmc_device *dev);
 	int (*online)(struct dmc_device *dev);
 	int (*offline)(struct dmc_device *dev);
+	void (*sync_state)(struct dmc_device *dev);
 	struct dmc_subsys_private *p;
 };
 

@@ -246,6 +246,11 @@ int dmc_device_link_remove(struct dmc_device *consumer,
 			   struct dmc_device *supplier);
 struct dmc_device_link *dmc_device_link_find(struct dmc_device *consumer,
 					     struct dmc_device *supplier);
+enum dmc_device_link_state dmc_device_link_status(struct dmc_device_link *link);
+u32 dmc_device_link_flags(struct dmc_device_link *link);
+void dmc_device_links_supplier_sync_state_pause(void);
+void dmc_device_links_supplier_sync_state_resume(void);
+bool dmc_dev_state_synced(struct dmc_device *dev);
 
 /* Power */
 enum dmc_power_state dmc_device_power_state(struct dmc_device *dev);

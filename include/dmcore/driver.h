@@ -52,6 +52,10 @@ enum dmc_probe_type {
  * @suppress_bind_attrs: no "bind" and "unbind" files: the driver's
  *	bindings are decided elsewhere (the real-event bridge's shadow
  *	drivers follow the running kernel), as with Linux's field of that name
+ * @sync_state: called once per binding of a device, with its device lock
+ *	held, when every consumer of its managed device links is bound
+ *	(link.c); as Linux's sync_state(), the point where a supplier may
+ *	drop what it kept on for consumers not yet probed
  * @groups: attributes of the driver
  * @p: private to the core
  */
@@ -65,6 +69,7 @@ struct dmc_driver {
 	void (*shutdown)(struct dmc_device *dev);
 	int (*suspend)(struct dmc_device *dev);
 	int (*resume)(struct dmc_device *dev);
+	void (*sync_state)(struct dmc_device *dev);
 	const struct dmc_attribute_group **groups;
 	struct dmc_driver_private *p;
 };

@@ -188,7 +188,16 @@ expect "$EPERM" "device del of a module's device" "device del /devices/sample-ro
 expect "$EINVAL" "link add with one device" "link add /devices/c0"
 expect "$ENOENT" "link add to an unknown device" "link add /devices/c0 /devices/nosuch"
 expect "$EINVAL" "link of a device to itself" "link add /devices/c0 devices/c0"
-expect "$EEXIST" "link that exists" "link add /devices/c0 /devices/c1"
+expect "$EINVAL" "link add with an unknown flag" "link add /devices/c0 /devices/c1 flags=bogus"
+expect "$EINVAL" "link add with a flag twice" "link add /devices/c0 /devices/c1 flags=stateless,stateless"
+expect "$EINVAL" "link add with an empty flag" "link add /devices/c0 /devices/c1 flags=stateless,"
+expect "$EINVAL" "link add stateless,autoremove-consumer" "link add /devices/c0 /devices/c1 flags=stateless,autoremove-consumer"
+expect "$EINVAL" "link add sync-state-only with another flag" "link add /devices/c0 /devices/c1 flags=sync-state-only,pm-runtime"
+expect "$EINVAL" "link add autoprobe-consumer,autoremove-supplier" "link add /devices/c0 /devices/c1 flags=autoprobe-consumer,autoremove-supplier"
+expect "$EINVAL" "link add of a new pair with bad flags" "link add /devices/s0 /devices/c0 flags=stateless,autoprobe-consumer"
+expect "$EINVAL" "flags= on link del" "link del /devices/c0 /devices/c1 flags=stateless"
+expect "$EINVAL" "a cycle with flags" "link add /devices/c1 /devices/c0 flags=stateless"
+expect "$ENOENT" "link add with flags to an unknown device" "link add /devices/c0 /devices/nosuch flags=stateless"
 expect "$EINVAL" "link closing a cycle" "link add /devices/c1 /devices/c0"
 expect "$ENOENT" "link del of no link" "link del /devices/c1 /devices/s0"
 expect "$EINVAL" "suspend with an argument" "suspend now"
@@ -262,10 +271,52 @@ check "attribute kept its value" test "$(cat "$D/apple/a1/color")" = blue
 run "class device" "device add k1 class=cls1"
 check "class device under devices/virtual/cls1" test -d "$D/virtual/cls1/k1"
 
+# device_links: supplier, consumer, state, flags (the tree's devlink view)
+L=$DMC_DIR/device_links
 run "link add" "link add /devices/apple /devices/berry"
-expect "$EEXIST" "link add again" "link add /devices/apple /devices/berry"
+check "device_links: apple -> berry managed, available (berry has no driver)" \
+	grep -qx "apple	berry	available	managed" "$L"
+run "link add again: the link, as Linux (no EEXIST)" "link add /devices/apple /devices/berry"
+check "device_links: still one apple -> berry line" test "$(grep -c "^apple	berry	" "$L")" = 1
 run "link del" "link del /devices/apple devices/berry"
+check "device_links: apple -> berry gone" sh -c "! grep -q '^apple	berry	' '$L'"
 expect "$ENOENT" "link del again" "link del /devices/apple /devices/berry"
+run "link add stateless" "link add /devices/apple /devices/berry flags=stateless"
+run "link add stateless again" "link add /devices/apple /devices/berry flags=stateless"
+check "device_links: stateless, no state, two references" \
+	grep -qx "apple	berry	none	stateless	refs=2" "$L"
+run "link del: one reference" "link del /devices/apple /devices/berry"
+check "device_links: one reference left" grep -qx "apple	berry	none	stateless" "$L"
+run "link del: the last" "link del /devices/apple /devices/berry"
+check "device_links: stateless link gone" sh -c "! grep -q '^apple	berry	' '$L'"
+run "link add pm-runtime,rpm-active" "link add /devices/apple /devices/berry flags=pm-runtime,rpm-active"
+check "device_links: runtime-PM flags stored" grep -qx "apple	berry	available	pm-runtime,rpm-active,managed" "$L"
+run "link del pm-runtime link" "link del /devices/apple /devices/berry"
+# x0 (driver dx) supplies w0 (driver dw): both bound.
+X=$DMC_DIR/bus/b1/drivers
+run "link add autoremove-consumer" "link add /devices/x0 /devices/w0 flags=autoremove-consumer"
+check "device_links: x0 -> w0 active" grep -qx "x0	w0	active	autoremove-consumer,managed" "$L"
+echo w0 >"$X/dw/unbind" 2>/dev/null
+check "autoremove-consumer: w0's unbind took the link" sh -c "! grep -q '^x0	w0	' '$L'"
+echo w0 >"$X/dw/bind" 2>/dev/null
+check "w0 bound again" bound /devices/w0
+run "link add autoremove-supplier" "link add /devices/x0 /devices/w0 flags=autoremove-supplier"
+echo w0 >"$X/dw/unbind" 2>/dev/null
+check "autoremove-supplier: w0's unbind keeps the link, available" \
+	grep -qx "x0	w0	available	autoremove-supplier,managed" "$L"
+echo w0 >"$X/dw/bind" 2>/dev/null
+echo x0 >"$X/dx/unbind" 2>/dev/null
+if bound /devices/w0; then notok "x0's unbind unbound w0 first"; else ok "x0's unbind unbound w0 first"; fi
+check "autoremove-supplier: x0's unbind took the link" sh -c "! grep -q '^x0	w0	' '$L'"
+run "link add autoprobe-consumer" "link add /devices/x0 /devices/w0 flags=autoprobe-consumer"
+check "device_links: x0 -> w0 dormant" grep -qx "x0	w0	dormant	autoprobe-consumer,managed" "$L"
+echo x0 >"$X/dx/bind" 2>/dev/null
+sleep 1
+check "autoprobe-consumer: w0 probed once x0 bound" bound /devices/w0
+check "device_links: x0 -> w0 active again" grep -qx "x0	w0	active	autoprobe-consumer,managed" "$L"
+check "state_synced file: 0 for x0 (no sync_state)" grep -qx 0 "$D/x0/state_synced"
+run "link del autoprobe link" "link del /devices/x0 /devices/w0"
+expect "$EINVAL" "sync-state-only link to a consumer that probed" "link add /devices/x0 /devices/w0 flags=sync-state-only"
 
 run "driver add with suspend=ok" "driver add dp bus=b1 match=p*"
 run "device add p0" "device add p0 bus=b1"
