@@ -62,7 +62,7 @@ static const struct inode_operations dmcfs_link_iops;
 static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *node,
 				     enum dmcfs_kind kind,
 				     const struct dmc_attribute_group *grp,
-				     void *attr)
+				     void *attr, umode_t mode)
 {
 	const struct dmc_tree_file *tf = attr;
 	struct inode *inode = new_inode(sb);
@@ -90,10 +90,16 @@ static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *
 		set_nlink(inode, 2);
 		break;
 	case DMCFS_ATTR:
-		inode->i_mode = S_IFREG | (di->attr->mode & 0777);
+		inode->i_mode = S_IFREG | mode;
 		inode->i_op = &dmcfs_file_iops;
 		inode->i_fop = &dmcfs_attr_fops;
 		inode->i_size = PAGE_SIZE;
+		break;
+	case DMCFS_BIN:
+		inode->i_mode = S_IFREG | mode;
+		inode->i_op = &dmcfs_file_iops;
+		inode->i_fop = &dmcfs_bin_fops;
+		inode->i_size = container_of(di->attr, struct dmc_bin_attribute, attr)->size;
 		break;
 	case DMCFS_LINK:
 		inode->i_mode = S_IFLNK | 0777;
@@ -153,15 +159,21 @@ struct dmcfs_find {
 	const char *name;
 	const struct dmc_attribute_group *grp;	/* look in this group only */
 	const struct dmc_attribute_group *found_grp;
-	struct dmc_attribute *found_attr;
+	struct dmc_attribute *found_attr;	/* NULL: the group */
+	bool bin;
+	umode_t mode;
 };
 
-/* A named group @f->name, or an attribute @f->name of an unnamed group. */
+/*
+ * A named group @f->name, or a shown attribute @f->name (binary or not)
+ * of an unnamed group (of @f->grp, in a group's directory).
+ */
 static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 			       const struct dmc_attribute_group *grp, void *data)
 {
 	struct dmcfs_find *f = data;
-	struct dmc_attribute **a;
+	unsigned int i;
+	umode_t mode;
 
 	if (f->grp ? !dmcfs_same_group(grp, f->grp) : !!grp->name) {
 		if (!f->grp && grp->name && !strcmp(grp->name, f->name)) {
@@ -170,10 +182,26 @@ static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 		}
 		return 0;
 	}
-	for (a = grp->attrs; a && *a; a++) {
-		if (!strcmp((*a)->name, f->name)) {
+	for (i = 0; grp->attrs && grp->attrs[i]; i++) {
+		if (strcmp(grp->attrs[i]->name, f->name))
+			continue;
+		mode = dmc_group_attr_mode(kobj, grp, i, false);
+		if (mode) {
 			f->found_grp = grp;
-			f->found_attr = *a;
+			f->found_attr = grp->attrs[i];
+			f->mode = mode;
+			return 1;
+		}
+	}
+	for (i = 0; grp->bin_attrs && grp->bin_attrs[i]; i++) {
+		if (strcmp(grp->bin_attrs[i]->attr.name, f->name))
+			continue;
+		mode = dmc_group_attr_mode(kobj, grp, i, true);
+		if (mode) {
+			f->found_grp = grp;
+			f->found_attr = &grp->bin_attrs[i]->attr;
+			f->bin = true;
+			f->mode = mode;
 			return 1;
 		}
 	}
@@ -220,7 +248,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	/* The root's own files first: they hide a top-level object's name. */
 	tf = pdi->node ? NULL : dmc_tree_file_find(name);
 	if (tf) {
-		inode = dmcfs_new_inode(dir->i_sb, NULL, DMCFS_ROOT_FILE, NULL, (void *)tf);
+		inode = dmcfs_new_inode(dir->i_sb, NULL, DMCFS_ROOT_FILE, NULL, (void *)tf, 0);
 		return d_splice_alias(inode ?: ERR_PTR(-ENOMEM), dentry);
 	}
 	if (pdi->node) {
@@ -236,7 +264,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	if (pdi->kind == DMCFS_DIR) {
 		node = dmcfs_child_node(kobj, name, &spare, &child);
 		if (node) {
-			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL);
+			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL, 0);
 			dmcfs_node_put(node);
 			if (!inode)
 				inode = ERR_PTR(-ENOMEM);
@@ -245,8 +273,8 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	}
 	if (kobj && dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0) {
 		inode = dmcfs_new_inode(dir->i_sb, pdi->node,
-					f.found_attr ? DMCFS_ATTR : DMCFS_GROUP,
-					f.found_grp, f.found_attr);
+					!f.found_attr ? DMCFS_GROUP : f.bin ? DMCFS_BIN : DMCFS_ATTR,
+					f.found_grp, f.found_attr, f.mode);
 		if (!inode)
 			inode = ERR_PTR(-ENOMEM);
 		goto out;
@@ -254,7 +282,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	if (kobj && pdi->kind == DMCFS_DIR) {
 		target = dmc_kobject_find_link(kobj, name);
 		if (target) {
-			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL);
+			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL, 0);
 			if (!inode)
 				inode = ERR_PTR(-ENOMEM);
 		}
@@ -269,6 +297,28 @@ out:
 	if (!inode)
 		return d_splice_alias(NULL, dentry);	/* negative */
 	return d_splice_alias(inode, dentry);
+}
+
+/*
+ * Is the group or attribute of @di still there, the same, with the same
+ * mode (a group removed, or updated with another is_visible() answer,
+ * leaves a stale dentry)? @kobj is @di's object, held active.
+ */
+static bool dmcfs_file_valid(struct dmc_kobject *kobj, struct dmcfs_inode *di,
+			     const char *name)
+{
+	struct dmcfs_find f = { .name = name };
+
+	if (di->kind == DMCFS_GROUP) {
+		/* a group directory: a group of that name, whichever */
+		return dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0 &&
+		       !f.found_attr;
+	}
+	f.grp = di->grp;
+	if (dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) <= 0)
+		return false;
+	return f.found_grp == di->grp && f.found_attr == di->attr &&
+	       (di->vfs_inode.i_mode & 0777) == f.mode;
 }
 
 /*
@@ -310,6 +360,8 @@ static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 	} else if (di->kind == DMCFS_LINK) {
 		target = dmc_kobject_find_link(kobj, dentry->d_name.name);
 		valid = !!target;
+	} else {
+		valid = dmcfs_file_valid(kobj, di, dentry->d_name.name);
 	}
 	dmcfs_active_put(di->node);
 	dmc_kobject_put(target);
@@ -394,15 +446,19 @@ static int dmcfs_names_group(struct dmc_kobject *kobj,
 			     const struct dmc_attribute_group *grp, void *data)
 {
 	struct dmcfs_names *nm = data;
-	struct dmc_attribute **a;
+	unsigned int i;
 
 	if (nm->grp ? !dmcfs_same_group(grp, nm->grp) : !!grp->name) {
 		if (!nm->grp && grp->name && !dmcfs_names_has(nm, grp->name))
 			dmcfs_names_add(nm, DT_DIR, grp->name);
 		return 0;
 	}
-	for (a = grp->attrs; a && *a; a++)
-		dmcfs_names_add(nm, DT_REG, (*a)->name);
+	for (i = 0; grp->attrs && grp->attrs[i]; i++)
+		if (dmc_group_attr_mode(kobj, grp, i, false))
+			dmcfs_names_add(nm, DT_REG, grp->attrs[i]->name);
+	for (i = 0; grp->bin_attrs && grp->bin_attrs[i]; i++)
+		if (dmc_group_attr_mode(kobj, grp, i, true))
+			dmcfs_names_add(nm, DT_REG, grp->bin_attrs[i]->attr.name);
 	return 0;
 }
 
@@ -599,7 +655,7 @@ static int dmcfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_op = &dmcfs_sops;
 	sb->s_d_op = &dmcfs_dops;
 	sb->s_time_gran = 1;
-	root = dmcfs_new_inode(sb, NULL, DMCFS_DIR, NULL, NULL);
+	root = dmcfs_new_inode(sb, NULL, DMCFS_DIR, NULL, NULL, 0);
 	if (!root)
 		return -ENOMEM;
 	sb->s_root = d_make_root(root);

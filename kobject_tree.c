@@ -85,6 +85,12 @@ static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 	return __dmc_sib_lookup(parent, name, dmc_sib_hash(parent, name));
 }
 
+/* Has @parent a child named @name? Caller holds dmc_tree_mutex. */
+bool dmc_kobject_has_child(const struct dmc_kobject *parent, const char *name)
+{
+	return !!dmc_sib_lookup(parent, name);
+}
+
 /*
  * For the invariant checker: is @kobj, in the tree, indexed under its
  * parent and name as they are now? Caller holds dmc_tree_mutex.
