@@ -88,6 +88,15 @@
  *                               for tree callbacks. Held across tree
  *                               listener callbacks; never across events or
  *                               any caller-supplied callback.
+ *   dmc_groups_rwsem (rwsem, kobject_attr.c) the table of groups added to
+ *                               objects (dmc_sysfs_create_group()): written
+ *                               under dmc_tree_mutex by kobject_group.c, read
+ *                               across a walk's callbacks (which must not add
+ *                               or remove groups); single entries are also
+ *                               found under RCU. Never held across a show,
+ *                               store or is_visible(); a group's removal
+ *                               drains its active references after dropping
+ *                               both (lockdep map "dmc_group_active").
  *   dmc_event_mutex  (mutex, listener.c) SEQNUM assignment and the listener list for
  *                               uevent callbacks, so listeners see events
  *                               in SEQNUM order.

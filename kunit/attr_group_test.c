@@ -878,6 +878,66 @@ static void attr_group_driver_dev_groups(struct kunit *test)
 	dmc_bus_unregister(&bus);
 }
 
+static ssize_t model_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "m1\n");
+}
+static DMC_DEVICE_ATTR_RO(model);
+
+static ssize_t secret_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "s\n");
+}
+static DMC_DEVICE_ATTR_ADMIN_RO(secret);
+
+static bool agt_dev_secret;
+
+static umode_t agt_dev_visible(struct dmc_kobject *kobj, struct dmc_attribute *attr, int n)
+{
+	return attr == &dmc_dev_attr_secret.attr && !READ_ONCE(agt_dev_secret) ? 0 : attr->mode;
+}
+
+static struct dmc_attribute *agt_own_attrs[] = {
+	&dmc_dev_attr_model.attr, &dmc_dev_attr_secret.attr, NULL,
+};
+static const struct dmc_attribute_group agt_own_group = {
+	.name = "info",
+	.is_visible = agt_dev_visible,
+	.attrs = agt_own_attrs,
+};
+static const struct dmc_attribute_group *agt_own_groups[] = { &agt_own_group, NULL };
+
+/*
+ * A device's own groups (dev->groups), which the tree derives from the
+ * model: is_visible() is asked at each look (README: where dmcore
+ * differs), and dmc_sysfs_update_group() has nothing to do for them.
+ */
+static void attr_group_device_groups_is_visible(struct kunit *test)
+{
+	struct dmc_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	char buf[16];
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	WRITE_ONCE(agt_dev_secret, false);
+	dmc_device_initialize(dev);
+	dev->release = agt_dev_release;
+	dev->groups = agt_own_groups;
+	KUNIT_ASSERT_EQ(test, dmc_device_set_name(dev, "agt-own"), 0);
+	KUNIT_ASSERT_EQ(test, dmc_device_add(dev), 0);
+	KUNIT_EXPECT_EQ(test, agt_mode(test, "devices/agt-own/info/model"), 0444);
+	KUNIT_EXPECT_EQ(test, agt_cat(test, "devices/agt-own/info/model", buf, sizeof(buf)),
+			(ssize_t)3);
+	KUNIT_EXPECT_EQ(test, agt_mode(test, "devices/agt-own/info/secret"), -ENOENT);
+	WRITE_ONCE(agt_dev_secret, true);
+	KUNIT_EXPECT_EQ(test, dmc_sysfs_update_group(&dev->kobj, &agt_own_group), 0);
+	KUNIT_EXPECT_EQ(test, agt_mode(test, "devices/agt-own/info/secret"), 0400);
+	/* Its name is the device's: a group of that name cannot be added. */
+	KUNIT_EXPECT_EQ(test, dmc_device_add_group(dev, &agt_own_group), -EEXIST);
+	dmc_device_unregister(dev);
+}
+
 static ssize_t version_show(struct dmc_class *cls, struct dmc_class_attribute *attr,
 			    char *buf)
 {
@@ -911,6 +971,7 @@ static struct kunit_case attr_group_test_cases[] = {
 	KUNIT_CASE(attr_group_remove_with_files_open),
 	KUNIT_CASE(attr_group_driver_dev_groups),
 	KUNIT_CASE(attr_group_class_groups),
+	KUNIT_CASE(attr_group_device_groups_is_visible),
 	{}
 };
 
