@@ -148,16 +148,26 @@ static const struct super_operations dmcfs_sops = {
 
 /* ---- lookup ------------------------------------------------------------------ */
 
-/* Named groups of one name are one directory, as in sysfs. */
-static bool dmcfs_same_group(const struct dmc_attribute_group *a,
-			     const struct dmc_attribute_group *b)
+/*
+ * Is @grp (as a walk gives it: alive) the group directory @dir? Named
+ * groups of one name are one directory, as in sysfs. A directory is
+ * known by its name, never by the group an inode recorded, which may be
+ * gone (removed, its module unloaded) by now.
+ */
+static bool dmcfs_in_dir(const struct dmc_attribute_group *grp, const char *dir)
 {
-	return a == b || (a->name && b->name && !strcmp(a->name, b->name));
+	return dir ? grp->name && !strcmp(grp->name, dir) : !grp->name;
+}
+
+/* The group directory name of @dentry's directory (@pdi), or NULL. */
+static const char *dmcfs_dir_name(struct dmcfs_inode *pdi, struct dentry *dir)
+{
+	return pdi->kind == DMCFS_GROUP ? (const char *)dir->d_name.name : NULL;
 }
 
 struct dmcfs_find {
 	const char *name;
-	const struct dmc_attribute_group *grp;	/* look in this group only */
+	const char *dir;	/* look in this group directory only */
 	const struct dmc_attribute_group *found_grp;
 	struct dmc_attribute *found_attr;	/* NULL: the group */
 	bool bin;
@@ -166,7 +176,7 @@ struct dmcfs_find {
 
 /*
  * A named group @f->name, or a shown attribute @f->name (binary or not)
- * of an unnamed group (of @f->grp, in a group's directory).
+ * of an unnamed group (of the groups named @f->dir, in a group's directory).
  */
 static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 			       const struct dmc_attribute_group *grp, void *data)
@@ -175,8 +185,8 @@ static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 	unsigned int i;
 	umode_t mode;
 
-	if (f->grp ? !dmcfs_same_group(grp, f->grp) : !!grp->name) {
-		if (!f->grp && grp->name && !strcmp(grp->name, f->name)) {
+	if (!dmcfs_in_dir(grp, f->dir)) {
+		if (!f->dir && grp->name && !strcmp(grp->name, f->name)) {
 			f->found_grp = grp;
 			return 1;
 		}
@@ -239,7 +249,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 {
 	struct dmcfs_inode *pdi = DMCFS_I(dir);
 	const char *name = dentry->d_name.name;
-	struct dmcfs_find f = { .name = name, .grp = pdi->grp };
+	struct dmcfs_find f = { .name = name, .dir = dmcfs_dir_name(pdi, dentry->d_parent) };
 	struct dmc_kobject *kobj = NULL, *child = NULL, *target = NULL;
 	const struct dmc_tree_file *tf;
 	struct dmcfs_node *spare, *node;
@@ -305,19 +315,23 @@ out:
  * leaves a stale dentry)? @kobj is @di's object, held active.
  */
 static bool dmcfs_file_valid(struct dmc_kobject *kobj, struct dmcfs_inode *di,
-			     const char *name)
+			     struct dentry *dentry)
 {
-	struct dmcfs_find f = { .name = name };
+	struct dmcfs_find f = { .name = dentry->d_name.name };
+	struct dentry *parent;
+	bool found;
 
 	if (di->kind == DMCFS_GROUP) {
 		/* a group directory: a group of that name, whichever */
 		return dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0 &&
 		       !f.found_attr;
 	}
-	f.grp = di->grp;
-	if (dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) <= 0)
-		return false;
-	return f.found_grp == di->grp && f.found_attr == di->attr &&
+	parent = dget_parent(dentry);
+	f.dir = dmcfs_dir_name(DMCFS_I(d_inode(parent)), parent);
+	found = dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0;
+	dput(parent);
+	/* Pointers compared only: @di's may be stale. */
+	return found && f.found_grp == di->grp && f.found_attr == di->attr &&
 	       (di->vfs_inode.i_mode & 0777) == f.mode;
 }
 
@@ -361,7 +375,7 @@ static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 		target = dmc_kobject_find_link(kobj, dentry->d_name.name);
 		valid = !!target;
 	} else {
-		valid = dmcfs_file_valid(kobj, di, dentry->d_name.name);
+		valid = dmcfs_file_valid(kobj, di, dentry);
 	}
 	dmcfs_active_put(di->node);
 	dmc_kobject_put(target);
@@ -394,7 +408,7 @@ static const struct dentry_operations dmcfs_dops = {
 struct dmcfs_names {
 	char *buf;
 	size_t len, size;
-	const struct dmc_attribute_group *grp;
+	const char *dir;	/* a group directory's name, or NULL */
 	int err;
 };
 
@@ -448,8 +462,8 @@ static int dmcfs_names_group(struct dmc_kobject *kobj,
 	struct dmcfs_names *nm = data;
 	unsigned int i;
 
-	if (nm->grp ? !dmcfs_same_group(grp, nm->grp) : !!grp->name) {
-		if (!nm->grp && grp->name && !dmcfs_names_has(nm, grp->name))
+	if (!dmcfs_in_dir(grp, nm->dir)) {
+		if (!nm->dir && grp->name && !dmcfs_names_has(nm, grp->name))
 			dmcfs_names_add(nm, DT_DIR, grp->name);
 		return 0;
 	}
@@ -470,12 +484,12 @@ static int dmcfs_names_link(struct dmc_kobject *kobj, const char *name,
 }
 
 /* Gather the names of @di's directory into @nm; 0 or -ENOMEM. */
-static int dmcfs_list(struct dmcfs_inode *di, struct dmcfs_names *nm)
+static int dmcfs_list(struct dmcfs_inode *di, struct dentry *dentry, struct dmcfs_names *nm)
 {
 	const struct dmc_tree_file *tf;
 	struct dmc_kobject *kobj = NULL, *k;
 
-	nm->grp = di->grp;
+	nm->dir = dmcfs_dir_name(di, dentry);
 	if (di->node) {
 		kobj = dmcfs_active_get(di->node);
 		if (!kobj)
@@ -533,7 +547,7 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 		d->listed = true;
 		d->off = 0;
 		d->pos = 2;
-		err = dmcfs_list(DMCFS_I(file_inode(file)), &d->nm);
+		err = dmcfs_list(DMCFS_I(file_inode(file)), file->f_path.dentry, &d->nm);
 		if (err) {
 			d->listed = false;
 			return err;

@@ -89,6 +89,8 @@ struct dmcfs_open {
 	struct dmc_attribute *attr;
 	const struct dmc_attribute_group *grp;
 	bool bin;			/* @attr is a struct dmc_bin_attribute's */
+	char *name;			/* @attr's name, and its group's (or */
+	char *dir;			/* NULL), copied: both may go first */
 	struct list_head node_entry;	/* in node->opens */
 	atomic_t event;			/* bumped by a notify */
 	int seen;			/* @event at the last snapshot */

@@ -44,19 +44,30 @@ static void dmcfs_of_put(struct dmcfs_open *of, struct dmc_dgroup *g)
 	dmcfs_active_put(of->node);
 }
 
-/* Is @di's attribute still there? 0 or -ENODEV. */
-static int dmcfs_attr_check(struct dmcfs_inode *di)
+/*
+ * Is @di's attribute still there? Copy its names into @of while it is
+ * (for a notify, which may come after it is gone). 0, -ENODEV or -ENOMEM.
+ */
+static int dmcfs_attr_check(struct dmcfs_inode *di, struct dmcfs_open *of)
 {
 	struct dmcfs_open tmp = {
 		.node = di->node, .attr = di->attr, .grp = di->grp,
 		.bin = di->kind == DMCFS_BIN,
 	};
 	struct dmc_dgroup *g;
+	int err = 0;
 
 	if (!dmcfs_of_get(&tmp, &g))
 		return -ENODEV;
+	of->name = kstrdup(di->attr->name, GFP_KERNEL);
+	of->dir = di->grp->name ? kstrdup(di->grp->name, GFP_KERNEL) : NULL;
+	if (!of->name || (di->grp->name && !of->dir)) {
+		kfree(of->name);
+		kfree(of->dir);
+		err = -ENOMEM;
+	}
 	dmcfs_of_put(&tmp, g);
-	return 0;
+	return err;
 }
 
 /*
@@ -79,12 +90,14 @@ static int dmcfs_attr_open(struct inode *inode, struct file *file)
 	if (err)
 		return err;
 	/* A file whose group was removed (or which an update hid) stays shut. */
-	err = dmcfs_attr_check(di);
-	if (err)
-		return err;
 	of = kzalloc(sizeof(*of), GFP_KERNEL);
 	if (!of)
 		return -ENOMEM;
+	err = dmcfs_attr_check(di, of);
+	if (err) {
+		kfree(of);
+		return err;
+	}
 	mutex_init(&of->lock);
 	of->node = di->node;
 	of->attr = di->attr;
@@ -235,6 +248,8 @@ static int dmcfs_attr_release(struct inode *inode, struct file *file)
 	spin_unlock_irq(&of->node->open_lock);
 	if (of->page)
 		free_page((unsigned long)of->page);
+	kfree(of->name);
+	kfree(of->dir);
 	kfree(of);
 	return 0;
 }
@@ -299,11 +314,11 @@ static ssize_t dmcfs_bin_io(struct kiocb *iocb, struct iov_iter *iter, bool writ
 		else
 			ret = battr->read ? battr->read(iocb->ki_filp, kobj, battr, buf,
 							pos, count) : -EIO;
-		dmcfs_of_put(of, g);
 		if (ret < 0)
 			ret = dmc_tree_errno(ret, battr->attr.name);
 		else if ((size_t)ret > count)
 			ret = -EIO;	/* a callback past what it was given */
+		dmcfs_of_put(of, g);
 	}
 	mutex_unlock(&of->lock);
 	if (ret > 0 && !write && copy_to_iter(buf, ret, iter) != ret)

@@ -420,8 +420,9 @@ static struct dmc_dgroup dmc_dgroup_static;
 /**
  * dmc_group_active_get() - begin a callback through an attribute's file
  * @kobj: the object, held by the tree's active reference on it
- * @grp: the group the attribute was found in
- * @attr: the attribute (&bin->attr for a binary one)
+ * @grp: the group the attribute was found in, which may be gone since
+ *	(only compared until found among @kobj's)
+ * @attr: the attribute (&bin->attr for a binary one), likewise
  * @bin: @attr is a struct dmc_bin_attribute's
  *
  * Context: may sleep (is_visible() of a type's group).
@@ -433,14 +434,14 @@ struct dmc_dgroup *dmc_group_active_get(struct dmc_kobject *kobj,
 					const struct dmc_attribute *attr, bool bin)
 {
 	struct dmc_dgroup *e = NULL;
-	int n = dmc_group_index(grp, attr, bin);
+	int n;
 
-	if (n < 0)
-		return NULL;
+	/* @grp and @attr may be stale: compared until @grp is found alive. */
 	if (dmc_kobj_test_flag(kobj, DMC_KOBJ_HAS_GROUPS)) {
 		rcu_read_lock();
 		e = dmc_dgroup_find_grp(kobj, grp);
-		if (e && (!e->modes[bin ? e->nattrs + n : n] ||
+		n = e ? dmc_group_index(grp, attr, bin) : -1;
+		if (e && (n < 0 || !e->modes[bin ? e->nattrs + n : n] ||
 			  !atomic_inc_unless_negative(&e->active)))
 			e = ERR_PTR(-ENODEV);
 		rcu_read_unlock();
@@ -463,7 +464,8 @@ struct dmc_dgroup *dmc_group_active_get(struct dmc_kobject *kobj,
 		if (!g || !*g)
 			return NULL;
 	}
-	return dmc_group_mode_now(kobj, grp, n, bin) ? &dmc_dgroup_static : NULL;
+	n = dmc_group_index(grp, attr, bin);
+	return n >= 0 && dmc_group_mode_now(kobj, grp, n, bin) ? &dmc_dgroup_static : NULL;
 }
 
 /* End a callback begun by dmc_group_active_get(). */
