@@ -283,7 +283,8 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	}
 	if (kobj && dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0) {
 		inode = dmcfs_new_inode(dir->i_sb, pdi->node,
-					!f.found_attr ? DMCFS_GROUP : f.bin ? DMCFS_BIN : DMCFS_ATTR,
+					!f.found_attr ? DMCFS_GROUP :
+					f.bin ? DMCFS_BIN : DMCFS_ATTR,
 					f.found_grp, f.found_attr, f.mode);
 		if (!inode)
 			inode = ERR_PTR(-ENOMEM);

@@ -41,7 +41,6 @@ static struct lockdep_map dmc_group_active_map =
 #define dmc_group_drain_release()	do { } while (0)
 #endif
 
-
 /**
  * dmc_kobject_walk_groups() - call @fn for each attribute group of @kobj
  * @kobj: the object
@@ -80,9 +79,12 @@ int dmc_kobject_walk_groups(struct dmc_kobject *kobj, void *data,
 		return ret;
 	/* Then the groups added to it, in the order they were. */
 	down_read(&dmc_groups_rwsem);
-	hash_for_each_possible(dmc_dgroups, e, node, (unsigned long)kobj)
-		if (e->kobj == kobj && (ret = fn(kobj, e->grp, data)))
+	hash_for_each_possible(dmc_dgroups, e, node, (unsigned long)kobj) {
+		if (e->kobj == kobj)
+			ret = fn(kobj, e->grp, data);
+		if (ret)
 			break;
+	}
 	up_read(&dmc_groups_rwsem);
 	return ret;
 }

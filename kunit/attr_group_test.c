@@ -450,15 +450,18 @@ static struct dmc_attribute *agt_a2_attrs[] = { &agt_a2.attr, NULL };
 static const struct dmc_attribute_group agt_child_named = {
 	.name = "child", .attrs = agt_empty_attrs,
 };
+
 static struct dmc_attribute *agt_c_attrs[] = { &agt_c.attr, NULL };
 static const struct dmc_attribute_group agt_file_named = {
 	.name = "c", .attrs = agt_a2_attrs,
 };
+
 static const struct dmc_attribute_group agt_only_c = { .attrs = agt_c_attrs };
 static struct dmc_attribute *agt_bad_attrs[] = { &agt_b.attr, NULL };
 static const struct dmc_attribute_group agt_bad_name = {
 	.name = "x/y", .attrs = agt_bad_attrs,
 };
+
 static const struct dmc_attribute_group *agt_list_fails[] = {
 	&agt_only_c, &agt_dup, NULL,
 };
@@ -563,6 +566,7 @@ static umode_t agt_bin_visible(struct dmc_kobject *kobj, struct dmc_bin_attribut
 static struct dmc_bin_attribute *agt_bin_attrs[] = {
 	&dmc_bin_attr_blob, &dmc_bin_attr_secret, NULL,
 };
+
 static const struct dmc_attribute_group agt_bin_group = {
 	.name = "bin",
 	.is_bin_visible = agt_bin_visible,
@@ -902,11 +906,13 @@ static umode_t agt_dev_visible(struct dmc_kobject *kobj, struct dmc_attribute *a
 static struct dmc_attribute *agt_own_attrs[] = {
 	&dmc_dev_attr_model.attr, &dmc_dev_attr_secret.attr, NULL,
 };
+
 static const struct dmc_attribute_group agt_own_group = {
 	.name = "info",
 	.is_visible = agt_dev_visible,
 	.attrs = agt_own_attrs,
 };
+
 static const struct dmc_attribute_group *agt_own_groups[] = { &agt_own_group, NULL };
 
 /*
