@@ -94,6 +94,15 @@
  *                               for tree callbacks. Held across tree
  *                               listener callbacks; never across events or
  *                               any caller-supplied callback.
+ *   dmc_groups_rwsem (rwsem, kobject_attr.c) the table of groups added to
+ *                               objects (dmc_sysfs_create_group()): written
+ *                               under dmc_tree_mutex by kobject_group.c, read
+ *                               across a walk's callbacks (which must not add
+ *                               or remove groups); single entries are also
+ *                               found under RCU. Never held across a show,
+ *                               store or is_visible(); a group's removal
+ *                               drains its active references after dropping
+ *                               both (lockdep map "dmc_group_active").
  *   dmc_event_mutex  (mutex, listener.c) SEQNUM assignment and the listener list for
  *                               uevent callbacks, so listeners see events
  *                               in SEQNUM order.
@@ -163,6 +172,8 @@
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/rwsem.h>
+#include <linux/rcupdate.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
 #include <linux/jump_label.h>
@@ -246,6 +257,58 @@ static inline const char *dmc_ktype_name(const struct dmc_kobject *kobj)
 	return kobj->ktype && kobj->ktype->name ? kobj->ktype->name : "kobject";
 }
 
+/* kobject_attr.c: groups added to objects (kobject_group.c's API) */
+#define DMC_DGROUP_DEACTIVATED	(INT_MIN / 2)
+
+/*
+ * struct dmc_dgroup - a group added to an object (kobject_attr.c)
+ * @node: in the table of added groups, by @kobj
+ * @kobj: the object (no reference: the entry goes when it leaves the tree)
+ * @key: what the caller added: the group, or the attribute of a file
+ * @grp: the group the tree shows: @key, or @file_grp for a file
+ * @active: callbacks under way; DMC_DGROUP_DEACTIVATED added at removal
+ * @rcu: freed after a grace period (look-ups under RCU)
+ * @file_grp: the unnamed group of one file (dmc_sysfs_create_file())
+ * @file_attrs: its attribute, NULL-terminated
+ * @file_bin_attrs: its binary attribute, NULL-terminated
+ * @nattrs: entries of @grp->attrs, then @nbin of @grp->bin_attrs, in @modes
+ * @nbin: see @nattrs
+ * @modes: the mode of each, as is_visible() gave it (0: hidden)
+ */
+struct dmc_dgroup {
+	struct hlist_node node;
+	struct dmc_kobject *kobj;
+	const void *key;
+	const struct dmc_attribute_group *grp;
+	atomic_t active;
+	struct rcu_head rcu;
+	struct dmc_attribute_group file_grp;
+	struct dmc_attribute *file_attrs[2];
+	struct dmc_bin_attribute *file_bin_attrs[2];
+	unsigned int nattrs, nbin;
+	umode_t modes[];
+};
+
+extern struct rw_semaphore dmc_groups_rwsem;
+struct dmc_dgroup *dmc_dgroup_find(struct dmc_kobject *kobj, const void *key);
+struct dmc_dgroup *dmc_dgroup_find_name(struct dmc_kobject *kobj, const char *name);
+void dmc_dgroup_insert(struct dmc_dgroup *e);
+void dmc_dgroup_replace(struct dmc_dgroup *old, struct dmc_dgroup *new);
+void dmc_dgroup_unlink(struct dmc_dgroup *e);
+void dmc_dgroup_drain_free(struct dmc_dgroup *e);
+void dmc_kobject_groups_drop(struct dmc_kobject *kobj);
+umode_t dmc_group_mode_now(struct dmc_kobject *kobj,
+			   const struct dmc_attribute_group *grp,
+			   unsigned int n, bool bin);
+umode_t dmc_group_attr_mode(struct dmc_kobject *kobj,
+			    const struct dmc_attribute_group *grp,
+			    unsigned int n, bool bin);
+struct dmc_dgroup *dmc_group_active_get(struct dmc_kobject *kobj,
+					const struct dmc_attribute_group *grp,
+					const struct dmc_attribute *attr, bool bin);
+void dmc_group_active_put(struct dmc_dgroup *e);
+bool dmc_group_is_added(struct dmc_kobject *kobj, const struct dmc_attribute_group *grp);
+
 /* kobject_tree.c */
 void dmc_sysfs_link(struct dmc_kobject *kobj, const char *name,
 		    struct dmc_kobject *target);
@@ -253,6 +316,7 @@ void dmc_sysfs_unlink(struct dmc_kobject *kobj, const char *name);
 int dmc_kobject_index_init(void);
 void dmc_kobject_index_exit(void);
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name);
+bool dmc_kobject_has_child(const struct dmc_kobject *parent, const char *name);
 bool dmc_sib_indexed(const struct dmc_kobject *kobj);
 int __dmc_kobject_add(struct dmc_kobject *kobj);
 struct dmc_kset *__dmc_kobject_del(struct dmc_kobject *kobj);

@@ -390,6 +390,15 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return 0;
 }
 
+/* The bus's remove, else the driver's. */
+static void dmc_call_remove(struct dmc_device *dev, struct dmc_driver *drv)
+{
+	if (dev->bus->remove)
+		dev->bus->remove(dev);
+	else if (drv->remove)
+		drv->remove(dev);
+}
+
 /* The probe failed: its resources go, and @dev has no driver again. */
 static void dmc_probe_failed(struct dmc_device *dev)
 {
@@ -434,8 +443,15 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	ret = dmc_call_probe(dev, drv);
 	if (!ret) {
-		dmc_driver_bound(dev);
-		return 0;
+		/* The driver's files on the device, as Linux's really_probe(). */
+		ret = dmc_device_add_groups(dev, drv->dev_groups);
+		if (!ret) {
+			dmc_driver_bound(dev);
+			return 0;
+		}
+		pr_err_ratelimited("dmcore: '%s': the dev_groups of '%s' could not be added: %d\n",
+				   dev->kobj.name, drv->name, ret);
+		dmc_call_remove(dev, drv);
 	}
 
 	dmc_probe_failed(dev);
@@ -961,10 +977,9 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	if (WARN_ON_ONCE(!dp))	/* bound to a driver past its unregistration */
 		return;
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
-	if (dev->bus->remove)
-		dev->bus->remove(dev);
-	else if (drv->remove)
-		drv->remove(dev);
+	/* Before the remove, as Linux: their shows may use the driver's data. */
+	dmc_device_remove_groups(dev, drv->dev_groups);
+	dmc_call_remove(dev, drv);
 	/* What the driver acquired for the binding, newest first, as Linux. */
 	__dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);

@@ -163,6 +163,130 @@ static const struct dmc_attribute_group *dmc_device_core_groups[] = {
 	NULL,
 };
 
+/**
+ * dmc_device_add_groups() - add attribute groups to a device
+ * @dev: a device in the tree; the caller holds a reference
+ * @groups: NULL-terminated groups, or NULL
+ *
+ * dmc_sysfs_create_groups() on the device's kobject, as Linux's
+ * device_add_groups(); their attributes are struct dmc_device_attribute.
+ * A driver's dev_groups are added so by the core after its probe.
+ *
+ * Context: may sleep.
+ * Return: as dmc_sysfs_create_groups().
+ */
+int dmc_device_add_groups(struct dmc_device *dev,
+			  const struct dmc_attribute_group **groups)
+{
+	return dmc_sysfs_create_groups(dev ? &dev->kobj : NULL, groups);
+}
+EXPORT_SYMBOL_GPL(dmc_device_add_groups);
+
+/**
+ * dmc_device_remove_groups() - remove groups added by dmc_device_add_groups()
+ * @dev: the device
+ * @groups: the same list, or NULL
+ *
+ * Context: as dmc_sysfs_remove_group(): waits for their running shows and
+ * stores; none of them may take a lock the caller holds (at unbind, the
+ * device lock).
+ */
+void dmc_device_remove_groups(struct dmc_device *dev,
+			      const struct dmc_attribute_group **groups)
+{
+	if (dev)
+		dmc_sysfs_remove_groups(&dev->kobj, groups);
+}
+EXPORT_SYMBOL_GPL(dmc_device_remove_groups);
+
+/**
+ * dmc_device_add_group() - dmc_sysfs_create_group() on a device
+ * @dev: the device
+ * @grp: the group
+ *
+ * Context: may sleep.
+ * Return: as dmc_sysfs_create_group().
+ */
+int dmc_device_add_group(struct dmc_device *dev, const struct dmc_attribute_group *grp)
+{
+	return dmc_sysfs_create_group(dev ? &dev->kobj : NULL, grp);
+}
+EXPORT_SYMBOL_GPL(dmc_device_add_group);
+
+/**
+ * dmc_device_remove_group() - dmc_sysfs_remove_group() on a device
+ * @dev: the device
+ * @grp: the group
+ *
+ * Context: as dmc_sysfs_remove_group().
+ */
+void dmc_device_remove_group(struct dmc_device *dev, const struct dmc_attribute_group *grp)
+{
+	if (dev)
+		dmc_sysfs_remove_group(&dev->kobj, grp);
+}
+EXPORT_SYMBOL_GPL(dmc_device_remove_group);
+
+/**
+ * dmc_device_create_file() - add one attribute to a device
+ * @dev: the device
+ * @attr: the attribute
+ *
+ * Context: may sleep.
+ * Return: as dmc_sysfs_create_file().
+ */
+int dmc_device_create_file(struct dmc_device *dev,
+			   const struct dmc_device_attribute *attr)
+{
+	return dmc_sysfs_create_file(dev ? &dev->kobj : NULL, attr ? &attr->attr : NULL);
+}
+EXPORT_SYMBOL_GPL(dmc_device_create_file);
+
+/**
+ * dmc_device_remove_file() - remove an attribute added by dmc_device_create_file()
+ * @dev: the device
+ * @attr: the attribute
+ *
+ * Context: as dmc_sysfs_remove_file().
+ */
+void dmc_device_remove_file(struct dmc_device *dev,
+			    const struct dmc_device_attribute *attr)
+{
+	if (dev)
+		dmc_sysfs_remove_file(&dev->kobj, attr ? &attr->attr : NULL);
+}
+EXPORT_SYMBOL_GPL(dmc_device_remove_file);
+
+/**
+ * dmc_device_create_bin_file() - add one binary attribute to a device
+ * @dev: the device
+ * @attr: the binary attribute
+ *
+ * Context: may sleep.
+ * Return: as dmc_sysfs_create_bin_file().
+ */
+int dmc_device_create_bin_file(struct dmc_device *dev,
+			       const struct dmc_bin_attribute *attr)
+{
+	return dmc_sysfs_create_bin_file(dev ? &dev->kobj : NULL, attr);
+}
+EXPORT_SYMBOL_GPL(dmc_device_create_bin_file);
+
+/**
+ * dmc_device_remove_bin_file() - remove a binary attribute of a device
+ * @dev: the device
+ * @attr: the binary attribute
+ *
+ * Context: as dmc_sysfs_remove_file().
+ */
+void dmc_device_remove_bin_file(struct dmc_device *dev,
+				const struct dmc_bin_attribute *attr)
+{
+	if (dev)
+		dmc_sysfs_remove_bin_file(&dev->kobj, attr);
+}
+EXPORT_SYMBOL_GPL(dmc_device_remove_bin_file);
+
 /* Call @fn for each group of a NULL-terminated list, stopping at nonzero. */
 int dmc_walk_group_list(struct dmc_kobject *kobj,
 			const struct dmc_attribute_group **groups, void *data,

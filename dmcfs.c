@@ -62,7 +62,7 @@ static const struct inode_operations dmcfs_link_iops;
 static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *node,
 				     enum dmcfs_kind kind,
 				     const struct dmc_attribute_group *grp,
-				     void *attr)
+				     void *attr, umode_t mode)
 {
 	const struct dmc_tree_file *tf = attr;
 	struct inode *inode = new_inode(sb);
@@ -90,10 +90,16 @@ static struct inode *dmcfs_new_inode(struct super_block *sb, struct dmcfs_node *
 		set_nlink(inode, 2);
 		break;
 	case DMCFS_ATTR:
-		inode->i_mode = S_IFREG | (di->attr->mode & 0777);
+		inode->i_mode = S_IFREG | mode;
 		inode->i_op = &dmcfs_file_iops;
 		inode->i_fop = &dmcfs_attr_fops;
 		inode->i_size = PAGE_SIZE;
+		break;
+	case DMCFS_BIN:
+		inode->i_mode = S_IFREG | mode;
+		inode->i_op = &dmcfs_file_iops;
+		inode->i_fop = &dmcfs_bin_fops;
+		inode->i_size = container_of(di->attr, struct dmc_bin_attribute, attr)->size;
 		break;
 	case DMCFS_LINK:
 		inode->i_mode = S_IFLNK | 0777;
@@ -142,38 +148,70 @@ static const struct super_operations dmcfs_sops = {
 
 /* ---- lookup ------------------------------------------------------------------ */
 
-/* Named groups of one name are one directory, as in sysfs. */
-static bool dmcfs_same_group(const struct dmc_attribute_group *a,
-			     const struct dmc_attribute_group *b)
+/*
+ * Is @grp (as a walk gives it: alive) the group directory @dir? Named
+ * groups of one name are one directory, as in sysfs. A directory is
+ * known by its name, never by the group an inode recorded, which may be
+ * gone (removed, its module unloaded) by now.
+ */
+static bool dmcfs_in_dir(const struct dmc_attribute_group *grp, const char *dir)
 {
-	return a == b || (a->name && b->name && !strcmp(a->name, b->name));
+	return dir ? grp->name && !strcmp(grp->name, dir) : !grp->name;
+}
+
+/* The group directory name of @dentry's directory (@pdi), or NULL. */
+static const char *dmcfs_dir_name(struct dmcfs_inode *pdi, struct dentry *dir)
+{
+	return pdi->kind == DMCFS_GROUP ? (const char *)dir->d_name.name : NULL;
 }
 
 struct dmcfs_find {
 	const char *name;
-	const struct dmc_attribute_group *grp;	/* look in this group only */
+	const char *dir;	/* look in this group directory only */
 	const struct dmc_attribute_group *found_grp;
-	struct dmc_attribute *found_attr;
+	struct dmc_attribute *found_attr;	/* NULL: the group */
+	bool bin;
+	umode_t mode;
 };
 
-/* A named group @f->name, or an attribute @f->name of an unnamed group. */
+/*
+ * A named group @f->name, or a shown attribute @f->name (binary or not)
+ * of an unnamed group (of the groups named @f->dir, in a group's directory).
+ */
 static int dmcfs_find_in_group(struct dmc_kobject *kobj,
 			       const struct dmc_attribute_group *grp, void *data)
 {
 	struct dmcfs_find *f = data;
-	struct dmc_attribute **a;
+	unsigned int i;
+	umode_t mode;
 
-	if (f->grp ? !dmcfs_same_group(grp, f->grp) : !!grp->name) {
-		if (!f->grp && grp->name && !strcmp(grp->name, f->name)) {
+	if (!dmcfs_in_dir(grp, f->dir)) {
+		if (!f->dir && grp->name && !strcmp(grp->name, f->name)) {
 			f->found_grp = grp;
 			return 1;
 		}
 		return 0;
 	}
-	for (a = grp->attrs; a && *a; a++) {
-		if (!strcmp((*a)->name, f->name)) {
+	for (i = 0; grp->attrs && grp->attrs[i]; i++) {
+		if (strcmp(grp->attrs[i]->name, f->name))
+			continue;
+		mode = dmc_group_attr_mode(kobj, grp, i, false);
+		if (mode) {
 			f->found_grp = grp;
-			f->found_attr = *a;
+			f->found_attr = grp->attrs[i];
+			f->mode = mode;
+			return 1;
+		}
+	}
+	for (i = 0; grp->bin_attrs && grp->bin_attrs[i]; i++) {
+		if (strcmp(grp->bin_attrs[i]->attr.name, f->name))
+			continue;
+		mode = dmc_group_attr_mode(kobj, grp, i, true);
+		if (mode) {
+			f->found_grp = grp;
+			f->found_attr = &grp->bin_attrs[i]->attr;
+			f->bin = true;
+			f->mode = mode;
 			return 1;
 		}
 	}
@@ -211,7 +249,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 {
 	struct dmcfs_inode *pdi = DMCFS_I(dir);
 	const char *name = dentry->d_name.name;
-	struct dmcfs_find f = { .name = name, .grp = pdi->grp };
+	struct dmcfs_find f = { .name = name, .dir = dmcfs_dir_name(pdi, dentry->d_parent) };
 	struct dmc_kobject *kobj = NULL, *child = NULL, *target = NULL;
 	const struct dmc_tree_file *tf;
 	struct dmcfs_node *spare, *node;
@@ -220,7 +258,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	/* The root's own files first: they hide a top-level object's name. */
 	tf = pdi->node ? NULL : dmc_tree_file_find(name);
 	if (tf) {
-		inode = dmcfs_new_inode(dir->i_sb, NULL, DMCFS_ROOT_FILE, NULL, (void *)tf);
+		inode = dmcfs_new_inode(dir->i_sb, NULL, DMCFS_ROOT_FILE, NULL, (void *)tf, 0);
 		return d_splice_alias(inode ?: ERR_PTR(-ENOMEM), dentry);
 	}
 	if (pdi->node) {
@@ -236,7 +274,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	if (pdi->kind == DMCFS_DIR) {
 		node = dmcfs_child_node(kobj, name, &spare, &child);
 		if (node) {
-			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL);
+			inode = dmcfs_new_inode(dir->i_sb, node, DMCFS_DIR, NULL, NULL, 0);
 			dmcfs_node_put(node);
 			if (!inode)
 				inode = ERR_PTR(-ENOMEM);
@@ -245,8 +283,9 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	}
 	if (kobj && dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0) {
 		inode = dmcfs_new_inode(dir->i_sb, pdi->node,
-					f.found_attr ? DMCFS_ATTR : DMCFS_GROUP,
-					f.found_grp, f.found_attr);
+					!f.found_attr ? DMCFS_GROUP :
+					f.bin ? DMCFS_BIN : DMCFS_ATTR,
+					f.found_grp, f.found_attr, f.mode);
 		if (!inode)
 			inode = ERR_PTR(-ENOMEM);
 		goto out;
@@ -254,7 +293,7 @@ static struct dentry *dmcfs_lookup(struct inode *dir, struct dentry *dentry,
 	if (kobj && pdi->kind == DMCFS_DIR) {
 		target = dmc_kobject_find_link(kobj, name);
 		if (target) {
-			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL);
+			inode = dmcfs_new_inode(dir->i_sb, pdi->node, DMCFS_LINK, NULL, NULL, 0);
 			if (!inode)
 				inode = ERR_PTR(-ENOMEM);
 		}
@@ -269,6 +308,32 @@ out:
 	if (!inode)
 		return d_splice_alias(NULL, dentry);	/* negative */
 	return d_splice_alias(inode, dentry);
+}
+
+/*
+ * Is the group or attribute of @di still there, the same, with the same
+ * mode (a group removed, or updated with another is_visible() answer,
+ * leaves a stale dentry)? @kobj is @di's object, held active.
+ */
+static bool dmcfs_file_valid(struct dmc_kobject *kobj, struct dmcfs_inode *di,
+			     struct dentry *dentry)
+{
+	struct dmcfs_find f = { .name = dentry->d_name.name };
+	struct dentry *parent;
+	bool found;
+
+	if (di->kind == DMCFS_GROUP) {
+		/* a group directory: a group of that name, whichever */
+		return dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0 &&
+		       !f.found_attr;
+	}
+	parent = dget_parent(dentry);
+	f.dir = dmcfs_dir_name(DMCFS_I(d_inode(parent)), parent);
+	found = dmc_kobject_walk_groups(kobj, &f, dmcfs_find_in_group) > 0;
+	dput(parent);
+	/* Pointers compared only: @di's may be stale. */
+	return found && f.found_grp == di->grp && f.found_attr == di->attr &&
+	       (di->vfs_inode.i_mode & 0777) == f.mode;
 }
 
 /*
@@ -310,6 +375,8 @@ static int dmcfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 	} else if (di->kind == DMCFS_LINK) {
 		target = dmc_kobject_find_link(kobj, dentry->d_name.name);
 		valid = !!target;
+	} else {
+		valid = dmcfs_file_valid(kobj, di, dentry);
 	}
 	dmcfs_active_put(di->node);
 	dmc_kobject_put(target);
@@ -342,7 +409,7 @@ static const struct dentry_operations dmcfs_dops = {
 struct dmcfs_names {
 	char *buf;
 	size_t len, size;
-	const struct dmc_attribute_group *grp;
+	const char *dir;	/* a group directory's name, or NULL */
 	int err;
 };
 
@@ -394,15 +461,19 @@ static int dmcfs_names_group(struct dmc_kobject *kobj,
 			     const struct dmc_attribute_group *grp, void *data)
 {
 	struct dmcfs_names *nm = data;
-	struct dmc_attribute **a;
+	unsigned int i;
 
-	if (nm->grp ? !dmcfs_same_group(grp, nm->grp) : !!grp->name) {
-		if (!nm->grp && grp->name && !dmcfs_names_has(nm, grp->name))
+	if (!dmcfs_in_dir(grp, nm->dir)) {
+		if (!nm->dir && grp->name && !dmcfs_names_has(nm, grp->name))
 			dmcfs_names_add(nm, DT_DIR, grp->name);
 		return 0;
 	}
-	for (a = grp->attrs; a && *a; a++)
-		dmcfs_names_add(nm, DT_REG, (*a)->name);
+	for (i = 0; grp->attrs && grp->attrs[i]; i++)
+		if (dmc_group_attr_mode(kobj, grp, i, false))
+			dmcfs_names_add(nm, DT_REG, grp->attrs[i]->name);
+	for (i = 0; grp->bin_attrs && grp->bin_attrs[i]; i++)
+		if (dmc_group_attr_mode(kobj, grp, i, true))
+			dmcfs_names_add(nm, DT_REG, grp->bin_attrs[i]->attr.name);
 	return 0;
 }
 
@@ -414,12 +485,12 @@ static int dmcfs_names_link(struct dmc_kobject *kobj, const char *name,
 }
 
 /* Gather the names of @di's directory into @nm; 0 or -ENOMEM. */
-static int dmcfs_list(struct dmcfs_inode *di, struct dmcfs_names *nm)
+static int dmcfs_list(struct dmcfs_inode *di, struct dentry *dentry, struct dmcfs_names *nm)
 {
 	const struct dmc_tree_file *tf;
 	struct dmc_kobject *kobj = NULL, *k;
 
-	nm->grp = di->grp;
+	nm->dir = dmcfs_dir_name(di, dentry);
 	if (di->node) {
 		kobj = dmcfs_active_get(di->node);
 		if (!kobj)
@@ -477,7 +548,7 @@ static int dmcfs_readdir(struct file *file, struct dir_context *ctx)
 		d->listed = true;
 		d->off = 0;
 		d->pos = 2;
-		err = dmcfs_list(DMCFS_I(file_inode(file)), &d->nm);
+		err = dmcfs_list(DMCFS_I(file_inode(file)), file->f_path.dentry, &d->nm);
 		if (err) {
 			d->listed = false;
 			return err;
@@ -599,7 +670,7 @@ static int dmcfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_op = &dmcfs_sops;
 	sb->s_d_op = &dmcfs_dops;
 	sb->s_time_gran = 1;
-	root = dmcfs_new_inode(sb, NULL, DMCFS_DIR, NULL, NULL);
+	root = dmcfs_new_inode(sb, NULL, DMCFS_DIR, NULL, NULL, 0);
 	if (!root)
 		return -ENOMEM;
 	sb->s_root = d_make_root(root);

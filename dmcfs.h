@@ -54,6 +54,7 @@ enum dmcfs_kind {
 	DMCFS_DIR,		/* an object's directory (the root: no node) */
 	DMCFS_GROUP,		/* a named attribute group's directory */
 	DMCFS_ATTR,		/* an attribute */
+	DMCFS_BIN,		/* a binary attribute (@attr: its struct's attr) */
 	DMCFS_LINK,		/* a link, resolved when followed */
 	DMCFS_ROOT_FILE,	/* events, control, stats (tree_files.c) */
 };
@@ -87,6 +88,9 @@ struct dmcfs_open {
 	struct dmcfs_node *node;	/* held by the file's inode */
 	struct dmc_attribute *attr;
 	const struct dmc_attribute_group *grp;
+	bool bin;			/* @attr is a struct dmc_bin_attribute's */
+	char *name;			/* @attr's name, and its group's (or */
+	char *dir;			/* NULL), copied: both may go first */
 	struct list_head node_entry;	/* in node->opens */
 	atomic_t event;			/* bumped by a notify */
 	int seen;			/* @event at the last snapshot */
@@ -101,5 +105,6 @@ void dmcfs_active_put(struct dmcfs_node *n);
 
 /* dmcfs_file.c */
 extern const struct file_operations dmcfs_attr_fops;
+extern const struct file_operations dmcfs_bin_fops;
 
 #endif /* _DMCORE_DMCFS_H */

@@ -20,6 +20,57 @@
 /* ---- attributes ---------------------------------------------------------------- */
 
 /*
+ * Begin a callback on @of's attribute: the object under the node's active
+ * reference and the attribute's group under its own (kobject_attr.c:
+ * a group's removal drains them), or NULL (-ENODEV) when either is gone.
+ */
+static struct dmc_kobject *dmcfs_of_get(struct dmcfs_open *of, struct dmc_dgroup **g)
+{
+	struct dmc_kobject *kobj = dmcfs_active_get(of->node);
+
+	if (!kobj)
+		return NULL;
+	*g = dmc_group_active_get(kobj, of->grp, of->attr, of->bin);
+	if (!*g) {
+		dmcfs_active_put(of->node);
+		return NULL;
+	}
+	return kobj;
+}
+
+static void dmcfs_of_put(struct dmcfs_open *of, struct dmc_dgroup *g)
+{
+	dmc_group_active_put(g);
+	dmcfs_active_put(of->node);
+}
+
+/*
+ * Is @di's attribute still there? Copy its names into @of while it is
+ * (for a notify, which may come after it is gone). 0, -ENODEV or -ENOMEM.
+ */
+static int dmcfs_attr_check(struct dmcfs_inode *di, struct dmcfs_open *of)
+{
+	struct dmcfs_open tmp = {
+		.node = di->node, .attr = di->attr, .grp = di->grp,
+		.bin = di->kind == DMCFS_BIN,
+	};
+	struct dmc_dgroup *g;
+	int err = 0;
+
+	if (!dmcfs_of_get(&tmp, &g))
+		return -ENODEV;
+	of->name = kstrdup(di->attr->name, GFP_KERNEL);
+	of->dir = di->grp->name ? kstrdup(di->grp->name, GFP_KERNEL) : NULL;
+	if (!of->name || (di->grp->name && !of->dir)) {
+		kfree(of->name);
+		kfree(of->dir);
+		err = -ENOMEM;
+	}
+	dmcfs_of_put(&tmp, g);
+	return err;
+}
+
+/*
  * Opening checks the mode as sysfs does (root passes the permission check
  * of a 0444 file opened for writing) and puts the file on its node's
  * list, where dmc_sysfs_notify() finds it.
@@ -38,13 +89,20 @@ static int dmcfs_attr_open(struct inode *inode, struct file *file)
 	err = dmc_tree_check_open(file, inode->i_mode);
 	if (err)
 		return err;
+	/* A file whose group was removed (or which an update hid) stays shut. */
 	of = kzalloc(sizeof(*of), GFP_KERNEL);
 	if (!of)
 		return -ENOMEM;
+	err = dmcfs_attr_check(di, of);
+	if (err) {
+		kfree(of);
+		return err;
+	}
 	mutex_init(&of->lock);
 	of->node = di->node;
 	of->attr = di->attr;
 	of->grp = di->grp;
+	of->bin = di->kind == DMCFS_BIN;
 	spin_lock_irq(&of->node->open_lock);
 	list_add_tail(&of->node_entry, &of->node->opens);
 	spin_unlock_irq(&of->node->open_lock);
@@ -63,6 +121,7 @@ static ssize_t dmcfs_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct dmcfs_open *of = iocb->ki_filp->private_data;
 	struct dmc_kobject *kobj;
+	struct dmc_dgroup *g;
 	size_t n;
 	char *page;
 	ssize_t len;
@@ -75,7 +134,7 @@ static ssize_t dmcfs_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			len = -ENOMEM;
 			goto out;
 		}
-		kobj = dmcfs_active_get(of->node);
+		kobj = dmcfs_of_get(of, &g);
 		if (!kobj) {
 			free_page((unsigned long)page);
 			len = -ENODEV;
@@ -85,7 +144,7 @@ static ssize_t dmcfs_attr_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		len = dmc_kobject_attr_show(kobj, of->attr, page);
 		if (len < 0)
 			len = dmc_tree_errno(len, of->attr->name);
-		dmcfs_active_put(of->node);
+		dmcfs_of_put(of, g);
 		if (len < 0) {
 			free_page((unsigned long)page);
 			goto out;
@@ -124,6 +183,7 @@ static ssize_t dmcfs_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	size_t count = iov_iter_count(from);
 	struct dmc_attribute *attr = of->attr;
 	struct dmc_kobject *kobj;
+	struct dmc_dgroup *g;
 	ssize_t ret;
 	char *kbuf;
 
@@ -143,19 +203,19 @@ static ssize_t dmcfs_attr_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		kfree(kbuf);
 		return -ERESTARTSYS;
 	}
-	kobj = dmcfs_active_get(of->node);
+	kobj = dmcfs_of_get(of, &g);
 	if (!kobj) {
 		ret = -ENODEV;
 	} else if (attr->break_active) {
 		dmc_kobject_get(kobj);
-		dmcfs_active_put(of->node);
+		dmcfs_of_put(of, g);
 		ret = dmc_tree_errno(dmc_kobject_attr_store(kobj, attr, kbuf, count),
 				     attr->name);
 		dmc_kobject_put(kobj);	/* no active reference held */
 	} else {
 		ret = dmc_tree_errno(dmc_kobject_attr_store(kobj, attr, kbuf, count),
 				     attr->name);
-		dmcfs_active_put(of->node);
+		dmcfs_of_put(of, g);
 	}
 	mutex_unlock(&of->lock);
 	kfree(kbuf);
@@ -188,6 +248,8 @@ static int dmcfs_attr_release(struct inode *inode, struct file *file)
 	spin_unlock_irq(&of->node->open_lock);
 	if (of->page)
 		free_page((unsigned long)of->page);
+	kfree(of->name);
+	kfree(of->dir);
 	kfree(of);
 	return 0;
 }
@@ -198,6 +260,91 @@ const struct file_operations dmcfs_attr_fops = {
 	.read_iter = dmcfs_attr_read_iter,
 	.write_iter = dmcfs_attr_write_iter,
 	.poll = dmcfs_attr_poll,
+	.release = dmcfs_attr_release,
+	.llseek = generic_file_llseek,
+};
+
+/* ---- binary attributes --------------------------------------------------------- */
+
+/*
+ * As sysfs's bin files: a read or write at an offset calls the
+ * attribute's read or write for at most a page, clipped to its size (a
+ * write past the end: -EFBIG), under the same active references as a
+ * show; one call at a time per open file.
+ */
+static ssize_t dmcfs_bin_io(struct kiocb *iocb, struct iov_iter *iter, bool write)
+{
+	struct dmcfs_open *of = iocb->ki_filp->private_data;
+	struct dmc_bin_attribute *battr = container_of(of->attr, struct dmc_bin_attribute,
+						       attr);
+	size_t count = min_t(size_t, iov_iter_count(iter), PAGE_SIZE);
+	loff_t pos = iocb->ki_pos;
+	struct dmc_kobject *kobj;
+	struct dmc_dgroup *g;
+	ssize_t ret;
+	char *buf;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (battr->size) {
+		if (pos >= battr->size)
+			return write ? -EFBIG : 0;
+		count = min_t(size_t, count, battr->size - pos);
+	}
+	if (!count)
+		return 0;
+	buf = kmalloc(count, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (write && !copy_from_iter_full(buf, count, iter)) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	if (mutex_lock_interruptible(&of->lock)) {
+		ret = -ERESTARTSYS;
+		goto out_free;
+	}
+	kobj = dmcfs_of_get(of, &g);
+	if (!kobj) {
+		ret = -ENODEV;
+	} else {
+		if (write)
+			ret = battr->write ? battr->write(iocb->ki_filp, kobj, battr, buf,
+							  pos, count) : -EIO;
+		else
+			ret = battr->read ? battr->read(iocb->ki_filp, kobj, battr, buf,
+							pos, count) : -EIO;
+		if (ret < 0)
+			ret = dmc_tree_errno(ret, battr->attr.name);
+		else if ((size_t)ret > count)
+			ret = -EIO;	/* a callback past what it was given */
+		dmcfs_of_put(of, g);
+	}
+	mutex_unlock(&of->lock);
+	if (ret > 0 && !write && copy_to_iter(buf, ret, iter) != ret)
+		ret = -EFAULT;
+	if (ret > 0)
+		iocb->ki_pos = pos + ret;
+out_free:
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t dmcfs_bin_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	return dmcfs_bin_io(iocb, to, false);
+}
+
+static ssize_t dmcfs_bin_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	return dmcfs_bin_io(iocb, from, true);
+}
+
+const struct file_operations dmcfs_bin_fops = {
+	.owner = THIS_MODULE,
+	.open = dmcfs_attr_open,
+	.read_iter = dmcfs_bin_read_iter,
+	.write_iter = dmcfs_bin_write_iter,
 	.release = dmcfs_attr_release,
 	.llseek = generic_file_llseek,
 };

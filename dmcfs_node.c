@@ -145,12 +145,9 @@ static void dmcfs_kobj_removed(struct dmc_listener *l, struct dmc_kobject *kobj)
 	rcu_read_unlock();
 }
 
-static bool dmcfs_same_group_name(const struct dmc_attribute_group *grp,
-				  const char *dir)
+static bool dmcfs_same_dir(const char *a, const char *b)
 {
-	if (!grp || !grp->name)
-		return !dir;
-	return dir && !strcmp(grp->name, dir);
+	return a && b ? !strcmp(a, b) : a == b;
 }
 
 /* dmc_sysfs_notify(): wake the pollers of that attribute; any context. */
@@ -167,8 +164,7 @@ static void dmcfs_attr_changed(struct dmc_listener *l, struct dmc_kobject *kobj,
 	if (n) {
 		spin_lock_irqsave(&n->open_lock, flags);
 		list_for_each_entry(of, &n->opens, node_entry) {
-			if (strcmp(of->attr->name, attr) ||
-			    !dmcfs_same_group_name(of->grp, dir))
+			if (strcmp(of->name, attr) || !dmcfs_same_dir(of->dir, dir))
 				continue;
 			atomic_inc(&of->event);
 			woke = true;

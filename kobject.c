@@ -478,6 +478,8 @@ static void dmc_kobject_del_one(struct dmc_kobject *kobj)
 	    !dmc_kobj_test_and_set_flag(kobj, DMC_KOBJ_REMOVE_SENT))
 		dmc_kobject_uevent(kobj, DMC_KOBJ_REMOVE);
 	kset = __dmc_kobject_del(kobj);
+	/* The groups added to it go with its directory, as in sysfs. */
+	dmc_kobject_groups_drop(kobj);
 	if (kset)
 		dmc_kobject_put(&kset->kobj);
 }
@@ -544,6 +546,7 @@ static void dmc_dir_release(struct dmc_kobject *kobj)
 static const struct dmc_kobj_type dmc_dir_ktype = {
 	.name = "dir",
 	.release = dmc_dir_release,
+	.sysfs_ops = &dmc_kobj_sysfs_ops,
 };
 
 /**
@@ -551,9 +554,15 @@ static const struct dmc_kobj_type dmc_dir_ktype = {
  * @name: its name
  * @parent: its parent, or NULL for the top level
  *
+ * Its attributes, added with dmc_sysfs_create_group() or
+ * dmc_sysfs_create_file(), are struct dmc_kobj_attribute (its type's
+ * sysfs_ops are dmc_kobj_sysfs_ops), as with Linux's
+ * kobject_create_and_add().
+ *
  * Context: may sleep.
  * Return: the kobject, holding one reference for the caller (end with
- * dmc_kobject_del() and dmc_kobject_put()), or NULL on error (logged).
+ * dmc_kobject_del() and dmc_kobject_put(), or a last dmc_kobject_put()
+ * alone), or NULL on error (logged).
  */
 struct dmc_kobject *dmc_kobject_create_and_add(const char *name,
 					       struct dmc_kobject *parent)

@@ -85,6 +85,12 @@ static struct dmc_kobject *dmc_sib_lookup(const struct dmc_kobject *parent,
 	return __dmc_sib_lookup(parent, name, dmc_sib_hash(parent, name));
 }
 
+/* Has @parent a child named @name? Caller holds dmc_tree_mutex. */
+bool dmc_kobject_has_child(const struct dmc_kobject *parent, const char *name)
+{
+	return !!dmc_sib_lookup(parent, name);
+}
+
 /*
  * For the invariant checker: is @kobj, in the tree, indexed under its
  * parent and name as they are now? Caller holds dmc_tree_mutex.
@@ -144,6 +150,7 @@ static void dmc_sib_rekey(struct dmc_kobject *kobj,
 static int dmc_name_in_group(struct dmc_kobject *kobj,
 			     const struct dmc_attribute_group *grp, void *data)
 {
+	struct dmc_bin_attribute **b;
 	struct dmc_attribute **a;
 
 	const char *name = data;
@@ -153,6 +160,9 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
 		return grp->name[0] == name[0] && !strcmp(grp->name, name);
 	for (a = grp->attrs; a && *a; a++)
 		if ((*a)->name[0] == name[0] && !strcmp((*a)->name, name))
+			return 1;
+	for (b = grp->bin_attrs; b && *b; b++)
+		if (!strcmp((*b)->attr.name, name))
 			return 1;
 	return 0;
 }

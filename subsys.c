@@ -508,10 +508,78 @@ static int dmc_class_walk_links(struct dmc_kobject *kobj, const char *name,
 					  name, data, fn);
 }
 
+/*
+ * A class attribute's show and store run under an active use of the
+ * class, as a bus's: dmc_class_unregister() clears priv->class and waits
+ * for them.
+ */
+static struct dmc_class *dmc_class_active_get(struct dmc_subsys_private *priv)
+{
+	struct dmc_class *cls;
+
+	atomic_inc(&priv->active);
+	smp_mb__after_atomic();	/* pairs with dmc_class_unregister() */
+	cls = READ_ONCE(priv->class);
+	if (!cls && atomic_dec_and_test(&priv->active))
+		wake_up_var(&priv->active);
+	return cls;
+}
+
+static ssize_t dmc_class_attr_show(struct dmc_kobject *kobj,
+				   struct dmc_attribute *attr, char *buf)
+{
+	struct dmc_subsys_private *priv = to_subsys_private(kobj);
+	struct dmc_class_attribute *ca = container_of(attr, struct dmc_class_attribute,
+						      attr);
+	struct dmc_class *cls = dmc_class_active_get(priv);
+	ssize_t ret;
+
+	if (!cls)
+		return -ENODEV;
+	ret = ca->show ? ca->show(cls, ca, buf) : -EIO;
+	dmc_bus_active_put(priv);
+	return ret;
+}
+
+static ssize_t dmc_class_attr_store(struct dmc_kobject *kobj,
+				    struct dmc_attribute *attr, const char *buf,
+				    size_t count)
+{
+	struct dmc_subsys_private *priv = to_subsys_private(kobj);
+	struct dmc_class_attribute *ca = container_of(attr, struct dmc_class_attribute,
+						      attr);
+	struct dmc_class *cls = dmc_class_active_get(priv);
+	ssize_t ret;
+
+	if (!cls)
+		return -ENODEV;
+	ret = ca->store ? ca->store(cls, ca, buf, count) : -EIO;
+	dmc_bus_active_put(priv);
+	return ret;
+}
+
+static const struct dmc_sysfs_ops dmc_class_sysfs_ops = {
+	.show = dmc_class_attr_show,
+	.store = dmc_class_attr_store,
+};
+
+/* A class's groups: its class_groups, while it is registered. */
+static int dmc_class_walk_groups(struct dmc_kobject *kobj, void *data,
+				 int (*fn)(struct dmc_kobject *kobj,
+					   const struct dmc_attribute_group *grp,
+					   void *data))
+{
+	struct dmc_class *cls = READ_ONCE(to_subsys_private(kobj)->class);
+
+	return cls ? dmc_walk_group_list(kobj, cls->class_groups, data, fn) : 0;
+}
+
 static const struct dmc_kobj_type dmc_class_ktype = {
 	.name = "class",
 	.indexed_elsewhere = true,
 	.release = dmc_class_release,
+	.sysfs_ops = &dmc_class_sysfs_ops,
+	.walk_groups = dmc_class_walk_groups,
 	.walk_links = dmc_class_walk_links,
 };
 
@@ -619,7 +687,10 @@ void dmc_class_unregister(struct dmc_class *cls)
 	dmc_class_walk_devices(cls, NULL, dmc_class_remove_one);
 
 	WRITE_ONCE(cls->p, NULL);
-	priv->class = NULL;
+	WRITE_ONCE(priv->class, NULL);
+	/* The shows and stores of class_groups under way end first. */
+	smp_mb();
+	wait_var_event(&priv->active, !atomic_read(&priv->active));
 	mutex_lock(&priv->mutex);
 	glue = priv->glue_dir;
 	priv->glue_dir = NULL;

@@ -11,6 +11,11 @@
  * the unbind, so the driver needs no remove; the core releases them,
  * newest first, after the binding ends (or when a probe fails). The
  * device's "devres" file in the tree lists them while it is bound.
+ *
+ * While bound, each widget also shows the driver's files (dev_groups,
+ * added by the core after the probe and removed before the binding
+ * ends): "serial" and "label", and "debug" only when the module is
+ * loaded with debug_attrs=1 (is_visible() hides it otherwise).
  */
 
 #include <linux/module.h>
@@ -34,6 +39,56 @@ static void widget_unbound(void *data)
 		st->serial);
 }
 
+static bool debug_attrs;
+module_param(debug_attrs, bool, 0444);
+MODULE_PARM_DESC(debug_attrs, "show each widget's debug file");
+
+static ssize_t serial_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			   char *buf)
+{
+	struct widget_state *st = dmc_dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", st->serial);
+}
+static DMC_DEVICE_ATTR_RO(serial);
+
+static ssize_t label_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			  char *buf)
+{
+	struct widget_state *st = dmc_dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", st->label);
+}
+static DMC_DEVICE_ATTR_RO(label);
+
+static ssize_t debug_show(struct dmc_device *dev, struct dmc_device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dmc_dev_name(dev));
+}
+static DMC_DEVICE_ATTR_RO(debug);
+
+static struct dmc_attribute *widget_attrs[] = {
+	&dmc_dev_attr_serial.attr,
+	&dmc_dev_attr_label.attr,
+	&dmc_dev_attr_debug.attr,
+	NULL,
+};
+
+static umode_t widget_attr_visible(struct dmc_kobject *kobj, struct dmc_attribute *attr,
+				   int n)
+{
+	if (attr == &dmc_dev_attr_debug.attr && !debug_attrs)
+		return 0;
+	return attr->mode;
+}
+
+static const struct dmc_attribute_group widget_group = {
+	.is_visible = widget_attr_visible,
+	.attrs = widget_attrs,
+};
+__DMC_ATTRIBUTE_GROUPS(widget);
+
 static int widget_probe(struct dmc_device *dev)
 {
 	struct widget_state *st;
@@ -55,6 +110,7 @@ static int widget_probe(struct dmc_device *dev)
 static struct dmc_driver widget_driver = {
 	.name = "widget",
 	.probe = widget_probe,
+	.dev_groups = widget_groups,
 };
 
 static int __init widget_init(void)

@@ -104,6 +104,14 @@ struct dmc_bus_attribute {
 	ssize_t (*store)(struct dmc_bus_type *bus, const char *buf, size_t count);
 };
 
+/* DMC_BUS_ATTR_RW(foo): dmc_bus_attr_foo, as Linux's BUS_ATTR_RW(). */
+#define DMC_BUS_ATTR_RW(_name)						\
+	struct dmc_bus_attribute dmc_bus_attr_##_name = __DMC_ATTR_RW(_name)
+#define DMC_BUS_ATTR_RO(_name)						\
+	struct dmc_bus_attribute dmc_bus_attr_##_name = __DMC_ATTR_RO(_name)
+#define DMC_BUS_ATTR_WO(_name)						\
+	struct dmc_bus_attribute dmc_bus_attr_##_name = __DMC_ATTR_WO(_name)
+
 int dmc_bus_register(struct dmc_bus_type *bus);
 void dmc_bus_unregister(struct dmc_bus_type *bus);
 struct dmc_bus_type *dmc_bus_find(const char *name);

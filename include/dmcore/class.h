@@ -20,6 +20,8 @@ struct dmc_uevent_env;
 /**
  * struct dmc_class - a class of devices
  * @name: the class's name, e.g. "input"
+ * @class_groups: attributes of the class itself (struct
+ *	dmc_class_attribute), in class/<name>/
  * @dev_groups: attributes of every member device
  * @dev_uevent: add variables to the members' events
  * @dev_release: frees a member that has no release of its own or of its type
@@ -27,6 +29,7 @@ struct dmc_uevent_env;
  */
 struct dmc_class {
 	const char *name;
+	const struct dmc_attribute_group **class_groups;
 	const struct dmc_attribute_group **dev_groups;
 	int (*dev_uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
 	void (*dev_release)(struct dmc_device *dev);
@@ -49,6 +52,31 @@ struct dmc_class_interface {
 	void (*remove_dev)(struct dmc_device *dev, struct dmc_class_interface *intf);
 	struct list_head node;
 };
+
+/**
+ * struct dmc_class_attribute - an attribute of a class
+ * @attr: name and mode
+ * @show: fill @buf (PAGE_SIZE); return the length or a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno
+ *
+ * Shown and stored under a use of the class that its unregistration
+ * waits for, as a bus's attributes.
+ */
+struct dmc_class_attribute {
+	struct dmc_attribute attr;
+	ssize_t (*show)(struct dmc_class *class, struct dmc_class_attribute *attr,
+			char *buf);
+	ssize_t (*store)(struct dmc_class *class, struct dmc_class_attribute *attr,
+			 const char *buf, size_t count);
+};
+
+/* DMC_CLASS_ATTR_RW(foo): dmc_class_attr_foo, as Linux's CLASS_ATTR_RW(). */
+#define DMC_CLASS_ATTR_RW(_name)					\
+	struct dmc_class_attribute dmc_class_attr_##_name = __DMC_ATTR_RW(_name)
+#define DMC_CLASS_ATTR_RO(_name)					\
+	struct dmc_class_attribute dmc_class_attr_##_name = __DMC_ATTR_RO(_name)
+#define DMC_CLASS_ATTR_WO(_name)					\
+	struct dmc_class_attribute dmc_class_attr_##_name = __DMC_ATTR_WO(_name)
 
 int dmc_class_register(struct dmc_class *cls);
 void dmc_class_unregister(struct dmc_class *cls);

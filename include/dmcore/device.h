@@ -98,12 +98,43 @@ struct dmc_device_attribute {
 			 const char *buf, size_t count);
 };
 
+/*
+ * As Linux's DEVICE_ATTR() family: DMC_DEVICE_ATTR_RO(foo) defines
+ * dmc_dev_attr_foo, 0444, shown by foo_show(); _RW adds foo_store(),
+ * 0644; _WO has foo_store() only, 0200; _ADMIN_ are 0400 and 0600.
+ */
 #define DMC_DEVICE_ATTR(_name, _mode, _show, _store)			\
-	struct dmc_device_attribute dmc_dev_attr_##_name = {		\
-		.attr = { .name = __stringify(_name), .mode = _mode },	\
-		.show = _show,						\
-		.store = _store,					\
-	}
+	struct dmc_device_attribute dmc_dev_attr_##_name =		\
+		__DMC_ATTR(_name, _mode, _show, _store)
+#define DMC_DEVICE_ATTR_RW(_name)					\
+	struct dmc_device_attribute dmc_dev_attr_##_name = __DMC_ATTR_RW(_name)
+#define DMC_DEVICE_ATTR_ADMIN_RW(_name)					\
+	struct dmc_device_attribute dmc_dev_attr_##_name =		\
+		__DMC_ATTR_RW_MODE(_name, 0600)
+#define DMC_DEVICE_ATTR_RO(_name)					\
+	struct dmc_device_attribute dmc_dev_attr_##_name = __DMC_ATTR_RO(_name)
+#define DMC_DEVICE_ATTR_ADMIN_RO(_name)					\
+	struct dmc_device_attribute dmc_dev_attr_##_name =		\
+		__DMC_ATTR_RO_MODE(_name, 0400)
+#define DMC_DEVICE_ATTR_WO(_name)					\
+	struct dmc_device_attribute dmc_dev_attr_##_name = __DMC_ATTR_WO(_name)
+
+int dmc_device_add_groups(struct dmc_device *dev,
+			  const struct dmc_attribute_group **groups);
+void dmc_device_remove_groups(struct dmc_device *dev,
+			      const struct dmc_attribute_group **groups);
+int dmc_device_add_group(struct dmc_device *dev,
+			 const struct dmc_attribute_group *grp);
+void dmc_device_remove_group(struct dmc_device *dev,
+			     const struct dmc_attribute_group *grp);
+int dmc_device_create_file(struct dmc_device *dev,
+			   const struct dmc_device_attribute *attr);
+void dmc_device_remove_file(struct dmc_device *dev,
+			    const struct dmc_device_attribute *attr);
+int dmc_device_create_bin_file(struct dmc_device *dev,
+			       const struct dmc_bin_attribute *attr);
+void dmc_device_remove_bin_file(struct dmc_device *dev,
+				const struct dmc_bin_attribute *attr);
 
 static inline struct dmc_device *to_dmc_device(struct dmc_kobject *kobj)
 {

@@ -57,6 +57,10 @@ enum dmc_probe_type {
  *	(link.c); as Linux's sync_state(), the point where a supplier may
  *	drop what it kept on for consumers not yet probed
  * @groups: attributes of the driver
+ * @dev_groups: attributes the driver adds to each device it binds: added
+ *	after its probe succeeded (a failure to add them fails the probe,
+ *	after its remove), removed before its remove at unbind, as Linux's
+ *	driver->dev_groups
  * @p: private to the core
  */
 struct dmc_driver {
@@ -71,6 +75,7 @@ struct dmc_driver {
 	int (*resume)(struct dmc_device *dev);
 	void (*sync_state)(struct dmc_device *dev);
 	const struct dmc_attribute_group **groups;
+	const struct dmc_attribute_group **dev_groups;
 	struct dmc_driver_private *p;
 };
 
@@ -85,6 +90,14 @@ struct dmc_driver_attribute {
 	ssize_t (*show)(struct dmc_driver *drv, char *buf);
 	ssize_t (*store)(struct dmc_driver *drv, const char *buf, size_t count);
 };
+
+/* DMC_DRIVER_ATTR_RW(foo): dmc_driver_attr_foo, as Linux's DRIVER_ATTR_RW(). */
+#define DMC_DRIVER_ATTR_RW(_name)					\
+	struct dmc_driver_attribute dmc_driver_attr_##_name = __DMC_ATTR_RW(_name)
+#define DMC_DRIVER_ATTR_RO(_name)					\
+	struct dmc_driver_attribute dmc_driver_attr_##_name = __DMC_ATTR_RO(_name)
+#define DMC_DRIVER_ATTR_WO(_name)					\
+	struct dmc_driver_attribute dmc_driver_attr_##_name = __DMC_ATTR_WO(_name)
 
 int dmc_driver_register(struct dmc_driver *drv);
 void dmc_driver_unregister(struct dmc_driver *drv);

@@ -13,9 +13,11 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/stdarg.h>
+#include <linux/stringify.h>
 #include <dmcore/hashtab.h>
 #include <linux/types.h>
 #include <dmcore/klist.h>
@@ -48,15 +50,155 @@ struct dmc_attribute {
 	bool break_active;
 };
 
+struct dmc_bin_attribute;
+struct file;
+
 /**
  * struct dmc_attribute_group - attributes created and removed together
  * @name: subdirectory for the group, or NULL for the object's own directory
- * @attrs: NULL-terminated array of attributes
+ * @is_visible: the mode attribute @n of @attrs has on @kobj, 0 to hide
+ *	it; NULL: each attribute's own mode. Bits beyond 0777 are dropped.
+ *	Asked when a group is created with dmc_sysfs_create_group() and
+ *	again by dmc_sysfs_update_group(), as in Linux; for the groups a
+ *	type shows (a ktype's, a device's, its type's, bus's, class's; a
+ *	bus's, a driver's), which the tree derives from the model, at each
+ *	lookup and listing. Must not sleep for long nor take the tree's locks.
+ * @is_bin_visible: the same for attribute @n of @bin_attrs
+ * @attrs: NULL-terminated array of attributes, or NULL
+ * @bin_attrs: NULL-terminated array of binary attributes, or NULL
  */
 struct dmc_attribute_group {
 	const char *name;
+	umode_t (*is_visible)(struct dmc_kobject *kobj,
+			      struct dmc_attribute *attr, int n);
+	umode_t (*is_bin_visible)(struct dmc_kobject *kobj,
+				  struct dmc_bin_attribute *attr, int n);
 	struct dmc_attribute **attrs;
+	struct dmc_bin_attribute **bin_attrs;
 };
+
+/**
+ * struct dmc_bin_attribute - a binary attribute: bytes read and written
+ *	at offsets, as Linux's struct bin_attribute
+ * @attr: name and mode
+ * @size: the file's size; reads and writes are clipped to it (0: no limit)
+ * @private: for the owner
+ * @read: copy at most @count bytes at offset @off into @buf (at most
+ *	PAGE_SIZE per call); return the length (0 at the end) or an errno.
+ *	The file is the open file of the tree, or NULL.
+ * @write: take @count bytes at @off from @buf; return the length taken
+ *	or an errno
+ *
+ * No mmap: dmcore's tree has no mappable files.
+ */
+struct dmc_bin_attribute {
+	struct dmc_attribute attr;
+	size_t size;
+	void *private;
+	ssize_t (*read)(struct file *file, struct dmc_kobject *kobj,
+			struct dmc_bin_attribute *attr, char *buf, loff_t off,
+			size_t count);
+	ssize_t (*write)(struct file *file, struct dmc_kobject *kobj,
+			 struct dmc_bin_attribute *attr, char *buf, loff_t off,
+			 size_t count);
+};
+
+/*
+ * Initialisers, as include/linux/sysfs.h's __ATTR() family: for any
+ * structure that starts with a struct dmc_attribute named attr and has
+ * show and store methods (struct dmc_kobj_attribute, dmc_device_attribute,
+ * dmc_driver_attribute, dmc_bus_attribute, dmc_class_attribute).
+ */
+#define __DMC_ATTR(_name, _mode, _show, _store) {			\
+	.attr = { .name = __stringify(_name),				\
+		  .mode = VERIFY_OCTAL_PERMISSIONS(_mode) },		\
+	.show = _show,							\
+	.store = _store,						\
+}
+
+#define __DMC_ATTR_RO_MODE(_name, _mode) {				\
+	.attr = { .name = __stringify(_name),				\
+		  .mode = VERIFY_OCTAL_PERMISSIONS(_mode) },		\
+	.show = _name##_show,						\
+}
+
+#define __DMC_ATTR_RO(_name) {						\
+	.attr = { .name = __stringify(_name), .mode = 0444 },		\
+	.show = _name##_show,						\
+}
+
+#define __DMC_ATTR_WO(_name) {						\
+	.attr = { .name = __stringify(_name), .mode = 0200 },		\
+	.store = _name##_store,						\
+}
+
+#define __DMC_ATTR_RW_MODE(_name, _mode) {				\
+	.attr = { .name = __stringify(_name),				\
+		  .mode = VERIFY_OCTAL_PERMISSIONS(_mode) },		\
+	.show = _name##_show,						\
+	.store = _name##_store,						\
+}
+
+#define __DMC_ATTR_RW(_name) __DMC_ATTR(_name, 0644, _name##_show, _name##_store)
+
+#define __DMC_ATTR_NULL { .attr = { .name = NULL } }
+
+#define __DMC_BIN_ATTR(_name, _mode, _read, _write, _size) {		\
+	.attr = { .name = __stringify(_name), .mode = _mode },		\
+	.read = _read,							\
+	.write = _write,						\
+	.size = _size,							\
+}
+
+#define __DMC_BIN_ATTR_RO(_name, _size) {				\
+	.attr = { .name = __stringify(_name), .mode = 0444 },		\
+	.read = _name##_read,						\
+	.size = _size,							\
+}
+
+#define __DMC_BIN_ATTR_WO(_name, _size) {				\
+	.attr = { .name = __stringify(_name), .mode = 0200 },		\
+	.write = _name##_write,						\
+	.size = _size,							\
+}
+
+#define __DMC_BIN_ATTR_RW(_name, _size)					\
+	__DMC_BIN_ATTR(_name, 0644, _name##_read, _name##_write, _size)
+
+#define DMC_BIN_ATTR(_name, _mode, _read, _write, _size)		\
+struct dmc_bin_attribute dmc_bin_attr_##_name =				\
+	__DMC_BIN_ATTR(_name, _mode, _read, _write, _size)
+
+#define DMC_BIN_ATTR_RO(_name, _size)					\
+struct dmc_bin_attribute dmc_bin_attr_##_name = __DMC_BIN_ATTR_RO(_name, _size)
+
+#define DMC_BIN_ATTR_WO(_name, _size)					\
+struct dmc_bin_attribute dmc_bin_attr_##_name = __DMC_BIN_ATTR_WO(_name, _size)
+
+#define DMC_BIN_ATTR_RW(_name, _size)					\
+struct dmc_bin_attribute dmc_bin_attr_##_name = __DMC_BIN_ATTR_RW(_name, _size)
+
+/*
+ * DMC_ATTRIBUTE_GROUPS(foo): from foo_attrs[], the group foo_group and
+ * the NULL-terminated list foo_groups[], as Linux's ATTRIBUTE_GROUPS().
+ */
+#define __DMC_ATTRIBUTE_GROUPS(_name)					\
+static const struct dmc_attribute_group *_name##_groups[] = {		\
+	&_name##_group,							\
+	NULL,								\
+}
+
+#define DMC_ATTRIBUTE_GROUPS(_name)					\
+static const struct dmc_attribute_group _name##_group = {		\
+	.attrs = _name##_attrs,						\
+};									\
+__DMC_ATTRIBUTE_GROUPS(_name)
+
+#define DMC_BIN_ATTRIBUTE_GROUPS(_name)					\
+static const struct dmc_attribute_group _name##_group = {		\
+	.bin_attrs = _name##_attrs,					\
+};									\
+__DMC_ATTRIBUTE_GROUPS(_name)
 
 /**
  * struct dmc_sysfs_ops - how a type reads and writes its attributes
@@ -70,6 +212,26 @@ struct dmc_sysfs_ops {
 	ssize_t (*store)(struct dmc_kobject *kobj, struct dmc_attribute *attr,
 			 const char *buf, size_t count);
 };
+
+/**
+ * struct dmc_kobj_attribute - an attribute of a plain kobject
+ * @attr: name and mode
+ * @show: fill @buf (PAGE_SIZE) and return the length, or a negative errno
+ * @store: parse @count bytes of @buf; return @count or a negative errno
+ *
+ * The attributes of dmc_kobject_create_and_add()'s objects (and of any
+ * type whose sysfs_ops are dmc_kobj_sysfs_ops), as Linux's struct
+ * kobj_attribute; initialise them with __DMC_ATTR() and friends.
+ */
+struct dmc_kobj_attribute {
+	struct dmc_attribute attr;
+	ssize_t (*show)(struct dmc_kobject *kobj, struct dmc_kobj_attribute *attr,
+			char *buf);
+	ssize_t (*store)(struct dmc_kobject *kobj, struct dmc_kobj_attribute *attr,
+			 const char *buf, size_t count);
+};
+
+extern const struct dmc_sysfs_ops dmc_kobj_sysfs_ops;
 
 struct dmc_listener;
 
@@ -129,6 +291,7 @@ enum dmc_kobject_flag {
 	DMC_KOBJ_IS_KSET,		/* embedded in a registered dmc_kset */
 	DMC_KOBJ_IS_DEVICE,		/* embedded in a dmc_device (initialized) */
 	DMC_KOBJ_KSET_UNINDEXED,	/* a kset whose members are found by a walk */
+	DMC_KOBJ_HAS_GROUPS,		/* has groups from dmc_sysfs_create_group() */
 };
 
 /**
@@ -264,6 +427,26 @@ ssize_t dmc_kobject_attr_store(struct dmc_kobject *kobj,
 			       size_t count);
 void dmc_sysfs_notify(struct dmc_kobject *kobj, const char *dir,
 		      const char *attr);
+int dmc_sysfs_create_group(struct dmc_kobject *kobj,
+			   const struct dmc_attribute_group *grp);
+int dmc_sysfs_create_groups(struct dmc_kobject *kobj,
+			    const struct dmc_attribute_group **groups);
+int dmc_sysfs_update_group(struct dmc_kobject *kobj,
+			   const struct dmc_attribute_group *grp);
+int dmc_sysfs_update_groups(struct dmc_kobject *kobj,
+			    const struct dmc_attribute_group **groups);
+void dmc_sysfs_remove_group(struct dmc_kobject *kobj,
+			    const struct dmc_attribute_group *grp);
+void dmc_sysfs_remove_groups(struct dmc_kobject *kobj,
+			     const struct dmc_attribute_group **groups);
+int dmc_sysfs_create_file(struct dmc_kobject *kobj,
+			  const struct dmc_attribute *attr);
+void dmc_sysfs_remove_file(struct dmc_kobject *kobj,
+			   const struct dmc_attribute *attr);
+int dmc_sysfs_create_bin_file(struct dmc_kobject *kobj,
+			      const struct dmc_bin_attribute *attr);
+void dmc_sysfs_remove_bin_file(struct dmc_kobject *kobj,
+			       const struct dmc_bin_attribute *attr);
 struct dmc_kobject *dmc_kobject_lookup_path(const char *path);
 void dmc_kobject_flush_releases(void);
 unsigned int dmc_kobject_release_delay_ms(void);

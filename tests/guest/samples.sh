@@ -43,12 +43,27 @@ for order in driver-first bus-first; do
 		test "$(sed -n 2p "$W0/devres")" = "10 devm_kmalloc"
 	check "$order: gadget0 (unbound) has no managed resources" \
 		test -z "$(cat "$DMC_DIR/devices/sample-root/gadget0/devres")"
+	# The driver's dev_groups while bound: serial and label; debug hidden
+	# by is_visible(); nothing on the unbound gadget.
+	check "$order: widget0's serial (a driver dev_groups file) is a number" \
+		grep -qx "[0-9][0-9]*" "$W0/serial"
+	check "$order: widget0's label is widget0#serial" \
+		test "$(cat "$W0/label")" = "widget0#$(cat "$W0/serial")"
+	check "$order: widget0's serial is read-only (0444)" \
+		test "$(stat -c %a "$W0/serial")" = 444
+	check "$order: widget0's debug is hidden by is_visible()" test ! -e "$W0/debug"
+	check "$order: widget0's listing has serial and label, not debug" \
+		sh -c "ls '$W0' | grep -qx serial && ls '$W0' | grep -qx label && ! ls '$W0' | grep -qx debug"
+	check "$order: gadget0 (unbound) has no serial" \
+		test ! -e "$DMC_DIR/devices/sample-root/gadget0/serial"
 
 	if [ $order = driver-first ]; then
 		check "$order: rmmod dmc_sample_driver" rmmod dmc_sample_driver
 		if bound_now widget0; then notok "$order: widget0 unbound by driver removal"; else ok "$order: widget0 unbound by driver removal"; fi
 		check "$order: widget0's resources released at the unbind" \
 			test -z "$(cat "$W0/devres")"
+		check "$order: widget0's dev_groups files gone at the unbind" \
+			test ! -e "$W0/serial" -a ! -e "$W0/label"
 		check "$order: the managed action logged the unbind" \
 			sh -c "dmesg | grep -q 'dmc_sample_driver: unbound widget0#'"
 		check "$order: rmmod dmc_sample_bus" rmmod dmc_sample_bus
@@ -61,6 +76,17 @@ for order in driver-first bus-first; do
 	check "$order: no sample device left in the tree" test ! -e "$DMC_DIR/devices/sample-root"
 	check "$order: no sample bus left in the tree" test ! -e "$DMC_DIR/bus/sample"
 done
+
+# debug_attrs=1: is_visible() shows the debug file.
+check "debug_attrs: insmod dmc_sample_bus" insmod "$DMC_MODDIR/dmc_sample_bus.ko"
+check "debug_attrs: insmod dmc_sample_driver debug_attrs=1" \
+	insmod "$DMC_MODDIR/dmc_sample_driver.ko" debug_attrs=1
+check "debug_attrs: widget0's debug shows its name" \
+	test "$(cat "$DMC_DIR/devices/sample-root/widget0/debug")" = widget0
+check "debug_attrs: rmmod dmc_sample_driver" rmmod dmc_sample_driver
+check "debug_attrs: widget0's debug gone with the binding" \
+	test ! -e "$DMC_DIR/devices/sample-root/widget0/debug"
+check "debug_attrs: rmmod dmc_sample_bus" rmmod dmc_sample_bus
 
 # Loading the driver without its bus fails cleanly.
 if insmod "$DMC_MODDIR/dmc_sample_driver.ko" 2>/dev/null; then
