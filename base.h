@@ -160,12 +160,17 @@
 #include <linux/wait_bit.h>
 #include <linux/jump_label.h>
 #include <linux/timex.h>
+#include <linux/hrtimer.h>
+#include <linux/refcount.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
 #include <dmcore/device.h>
 #include <dmcore/devres.h>
 #include <dmcore/phase.h>
+#include <dmcore/pm_runtime.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
 int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size);
@@ -502,6 +507,65 @@ struct dmc_driver_private {
 	atomic_t unbinding;
 };
 
+/* What a runtime PM request queued on the workqueue asks for (runtime.c). */
+enum dmc_rpm_request {
+	DMC_RPM_REQ_NONE = 0,
+	DMC_RPM_REQ_IDLE,
+	DMC_RPM_REQ_SUSPEND,
+	DMC_RPM_REQ_AUTOSUSPEND,
+	DMC_RPM_REQ_RESUME,
+};
+
+/*
+ * struct dmc_dev_pm_info - a device's runtime PM state, Linux's dev_pm_info
+ * (runtime.c). Everything is under @lock (a spinlock, interrupts off: the
+ * autosuspend timer takes it in hard interrupt context, as Linux's
+ * power.lock), except the atomic counts. Callbacks run with @lock
+ * dropped; @runtime_status SUSPENDING/RESUMING and @idle_notification
+ * mark one running, and @wait_queue wakes those who wait for it.
+ * @usage_count: usage references (dmc_pm_runtime_get*(), _forbid());
+ *	nonzero forbids a suspend
+ * @child_count: active children; nonzero forbids a suspend unless
+ *	@ignore_children
+ * @disable_depth: runtime PM is enabled at 0; a device starts at 1
+ * @links_count: the PM_RUNTIME links to suppliers of the device
+ * @runtime_error: the last callback's error, which stops runtime PM
+ * @autosuspend_delay: ms; negative forbids an autosuspend
+ * @last_busy: when it was last busy (ns, ktime_get_mono_fast_ns())
+ * @timer_expires: when @suspend_timer fires (ns), 0 when not set
+ * @rpm_gen: visited mark of the dependency walk (dmc_links_mutex)
+ * @is_suspended: in a system sleep (power.c's suspend, under the
+ *	device lock and the power-transition mutex)
+ * @direct_complete: its system suspend and resume are skipped
+ */
+struct dmc_dev_pm_info {
+	spinlock_t lock;	/* the rest, but the atomics */
+	wait_queue_head_t wait_queue;
+	struct work_struct work;
+	struct hrtimer suspend_timer;
+	u64 timer_expires;
+	u64 last_busy;
+	atomic_t usage_count;
+	atomic_t child_count;
+	unsigned int disable_depth;
+	unsigned int links_count;
+	unsigned int rpm_gen;
+	int runtime_error;
+	int autosuspend_delay;
+	enum dmc_rpm_status runtime_status;
+	enum dmc_rpm_status last_status;
+	enum dmc_rpm_request request;
+	bool request_pending;
+	bool deferred_resume;
+	bool runtime_auto;
+	bool ignore_children;
+	bool use_autosuspend;
+	bool timer_autosuspends;
+	bool idle_notification;
+	bool is_suspended;
+	bool direct_complete;
+};
+
 /*
  * struct dmc_device_private - what the core keeps for a device
  * @klist_children: child devices, in joining order; NULL until the first child is
@@ -540,6 +604,7 @@ struct dmc_driver_private {
  *	probe begins)
  * @devres_lock: a spinlock (interrupts off) over @devres_head
  * @devres_head: the managed resources (devres.c), oldest first
+ * @power: the runtime PM state (runtime.c)
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -566,6 +631,7 @@ struct dmc_device_private {
 	char *deferred_msg;
 	spinlock_t devres_lock;		/* @devres_head */
 	struct list_head devres_head;
+	struct dmc_dev_pm_info power;
 };
 
 /*
@@ -588,6 +654,7 @@ struct dmc_device_link {
 	struct list_head s_node;	/* in supplier->p->consumers */
 	struct list_head c_node;	/* in consumer->p->suppliers */
 	u32 flags;			/* DMC_DL_FLAG_*, as given to link_add */
+	refcount_t rpm_active;		/* 1 + runtime refs on the supplier */
 };
 
 extern const struct dmc_kobj_type dmc_device_ktype;
@@ -729,6 +796,26 @@ int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
 bool dmc_device_links_consumers_bound(struct dmc_device *dev);
 void dmc_device_links_purge(struct dmc_device *dev);
+
+/* runtime.c: runtime PM; the hooks of device add/del, probe, links, sleep */
+int dmc_pm_runtime_wq_init(void);
+void dmc_pm_runtime_wq_exit(void);
+void dmc_pm_runtime_init(struct dmc_device *dev);
+void dmc_pm_runtime_remove(struct dmc_device *dev);
+void dmc_pm_runtime_reinit(struct dmc_device *dev);
+void dmc_pm_runtime_probe_begin(struct dmc_device *dev);
+void dmc_pm_runtime_probe_end(struct dmc_device *dev);
+void dmc_pm_runtime_link_add(struct dmc_device_link *link);
+void dmc_pm_runtime_link_added(struct dmc_device *supplier, u32 flags);
+void dmc_pm_runtime_link_del(struct dmc_device_link *link);
+bool dmc_pm_runtime_sleep_begin(struct dmc_device *dev);
+void dmc_pm_runtime_sleep_end(struct dmc_device *dev);
+extern struct dmc_device_attribute dmc_dev_attr_runtime_status;
+extern struct dmc_device_attribute dmc_dev_attr_control;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_usage;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_active_kids;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_enabled;
+extern struct dmc_device_attribute dmc_dev_attr_autosuspend_delay_ms;
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);

@@ -185,13 +185,16 @@ static int __dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 
 	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
+	dmc_pm_runtime_probe_begin(dev);
 	ret = dmc_call_probe(dev, drv);
 	if (!ret) {
 		dmc_driver_bound(dev);
+		dmc_pm_runtime_probe_end(dev);
 		return 0;
 	}
 
 	dmc_probe_failed(dev);
+	dmc_pm_runtime_probe_end(dev);
 	if (ret == -EPROBE_DEFER)
 		goto defer;
 	if (ret != -ENODEV && ret != -ENXIO)
@@ -680,7 +683,11 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dp = drv->p;
 	if (WARN_ON_ONCE(!dp))	/* bound to a driver past its unregistration */
 		return;
+	/* Active around the notifier, as Linux's; the remove sees it idled. */
+	dmc_pm_runtime_get_sync(dev);
+	dmc_pm_runtime_barrier(dev);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
+	dmc_pm_runtime_put_sync(dev);
 	if (dev->bus->remove)
 		dev->bus->remove(dev);
 	else if (drv->remove)
@@ -694,6 +701,8 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dmc_sysfs_unlink(&dev->kobj, "driver");
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
+	/* No runtime callback of @drv from here on (waits for those running). */
+	dmc_pm_runtime_reinit(dev);
 	/*
 	 * Full barrier: the above before the count, for dmc_driver_remove().
 	 * Nothing below touches the driver, and the notifier runs after, so

@@ -266,6 +266,7 @@ static void __dmc_link_unlink(struct dmc_device_link *link)
 
 static void dmc_link_free(struct dmc_device_link *link)
 {
+	dmc_pm_runtime_link_del(link);
 	dmc_device_put(link->consumer);
 	dmc_device_put(link->supplier);
 	kfree(link);
@@ -275,8 +276,12 @@ static void dmc_link_free(struct dmc_device_link *link)
  * dmc_device_link_add() - make @consumer depend on @supplier
  * @consumer: a registered device
  * @supplier: a registered device
- * @flags: DMC_DL_FLAG_* (none is supported yet: 0 makes the managed link
- *	described below)
+ * @flags: DMC_DL_FLAG_* (0 makes the managed link described below);
+ *	DMC_DL_FLAG_PM_RUNTIME: a runtime resume of the consumer resumes the
+ *	supplier first and holds it while the consumer is active
+ *	(runtime.c); DMC_DL_FLAG_RPM_ACTIVE (only with PM_RUNTIME): the link
+ *	takes a runtime reference on the supplier and resumes it, dropped
+ *	when the consumer next runtime-suspends or the link goes
  *
  * The link holds a reference on both devices until it is deleted. The
  * consumer (with its children and consumers) moves after the supplier in
@@ -286,7 +291,7 @@ static void dmc_link_free(struct dmc_device_link *link)
  * Return: the link, or ERR_PTR(-EINVAL) for NULL or unregistered devices,
  * a device linked to itself or a link that would close a cycle;
  * ERR_PTR(-EEXIST) if the link exists; ERR_PTR(-ENOMEM) (nothing changed);
- * ERR_PTR(-EINVAL) for flags it does not support.
+ * ERR_PTR(-EINVAL) for flags it does not support (any but the two above).
  */
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 					    struct dmc_device *supplier,
@@ -296,7 +301,8 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	struct dmc_device_link *link;
 	int err;
 
-	if (flags) {
+	if ((flags & ~(DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE)) ||
+	    ((flags & DMC_DL_FLAG_RPM_ACTIVE) && !(flags & DMC_DL_FLAG_PM_RUNTIME))) {
 		pr_err_ratelimited("dmcore: link_add: flags %#x are not supported\n",
 				   flags);
 		return ERR_PTR(-EINVAL);
@@ -346,6 +352,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	link->flags = flags;
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
+	dmc_pm_runtime_link_add(link);
 	/*
 	 * A deletion of either device that began meanwhile may have looked
 	 * for links already, without the mutex (dmc_device_links_purge()):
@@ -362,6 +369,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	mutex_unlock(&dmc_links_mutex);
 	dmc_devvec_put_all(&held);
+	dmc_pm_runtime_link_added(supplier, flags);
 	return link;
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_add);

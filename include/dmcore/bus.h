@@ -14,6 +14,7 @@
 #include <linux/notifier.h>
 #include <dmcore/kobject.h>
 
+struct dmc_dev_pm_ops;
 struct dmc_device;
 struct dmc_driver;
 struct dmc_subsys_private;
@@ -51,6 +52,8 @@ struct dmc_uevent_env;
  * @uevent: add variables to the events of the bus's devices
  * @probe: called instead of the driver's probe, if set
  * @remove: called instead of the driver's remove, if set
+ * @pm: power callbacks used before the driver's (<dmcore/pm_runtime.h>):
+ *	a callback the bus leaves NULL is the driver's
  * @p: private to the core
  */
 struct dmc_bus_type {
@@ -64,6 +67,7 @@ struct dmc_bus_type {
 	int (*uevent)(const struct dmc_device *dev, struct dmc_uevent_env *env);
 	int (*probe)(struct dmc_device *dev);
 	void (*remove)(struct dmc_device *dev);
+	const struct dmc_dev_pm_ops *pm;
 	struct dmc_subsys_private *p;
 };
 

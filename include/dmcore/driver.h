@@ -12,6 +12,7 @@
 #include <dmcore/kobject.h>
 
 struct dmc_bus_type;
+struct dmc_dev_pm_ops;
 struct dmc_device;
 struct dmc_driver_private;
 
@@ -43,6 +44,7 @@ enum dmc_probe_type {
  *	bindings are decided elsewhere (the real-event bridge's shadow
  *	drivers follow the running kernel), as with Linux's field of that name
  * @groups: attributes of the driver
+ * @pm: runtime PM callbacks and prepare (<dmcore/pm_runtime.h>), or NULL
  * @p: private to the core
  */
 struct dmc_driver {
@@ -56,6 +58,7 @@ struct dmc_driver {
 	int (*suspend)(struct dmc_device *dev);
 	int (*resume)(struct dmc_device *dev);
 	const struct dmc_attribute_group **groups;
+	const struct dmc_dev_pm_ops *pm;
 	struct dmc_driver_private *p;
 };
 
