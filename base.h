@@ -797,10 +797,31 @@ struct dmc_device *dmc_links_bound_leaf(struct dmc_device *dev);
 bool dmc_device_links_consumers_bound(struct dmc_device *dev);
 void dmc_device_links_purge(struct dmc_device *dev);
 
-/* runtime.c: runtime PM; the hooks of device add/del, probe, links, sleep */
+/* runtime.c: runtime PM's state machine, its internals for runtime_ops.c */
 int dmc_pm_runtime_wq_init(void);
 void dmc_pm_runtime_wq_exit(void);
 void dmc_pm_runtime_init(struct dmc_device *dev);
+
+/* What dmc_rpm_resume_deps() holds: devices with a usage reference each. */
+struct dmc_rpm_held {
+	struct dmc_device **devs;	/* referenced, with a usage reference */
+	bool *resume;			/* needs a resume, in order */
+	size_t n, cap;
+};
+
+int dmc_rpm_drop_usage_count(struct dmc_device *dev);
+int dmc_rpm_idle(struct dmc_device *dev, int rpmflags);	/* power.lock held */
+int dmc_rpm_resume(struct dmc_device *dev, int rpmflags);	/* power.lock held */
+void dmc_rpm_wait(struct dmc_dev_pm_info *pw, bool idle_too);	/* ditto */
+void __dmc_pm_runtime_barrier(struct dmc_device *dev);	/* ditto */
+int dmc_rpm_get_suppliers(struct dmc_device *dev);	/* dmc_links_mutex held */
+void __dmc_rpm_put_suppliers(struct dmc_device *dev, bool try_to_suspend);
+void dmc_rpm_release_supplier(struct dmc_device_link *link);
+int dmc_rpm_resume_deps(struct dmc_device *dev, bool parent_too,
+			struct dmc_rpm_held *h);
+void dmc_rpm_held_release(struct dmc_rpm_held *h);
+
+/* runtime_ops.c: the hooks of device del, probe, unbind, links, sleep */
 void dmc_pm_runtime_remove(struct dmc_device *dev);
 void dmc_pm_runtime_reinit(struct dmc_device *dev);
 void dmc_pm_runtime_probe_begin(struct dmc_device *dev);

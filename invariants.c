@@ -195,7 +195,6 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 	mutex_unlock(&dmc_tree_mutex);
 }
 
-
 /*
  * Runtime PM, when nothing moves: a device in use with runtime PM enabled
  * (and no callback error) is active, and an active device's enabled

@@ -115,7 +115,7 @@ static bool rt_wait_status(struct dmm_dev *a, enum dmc_rpm_status st)
 	while (dmc_pm_runtime_status(a->dev) != st) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(2);
+		usleep_range(2000, 4000);
 	}
 	return true;
 }
