@@ -179,12 +179,17 @@
 #include <linux/jump_label.h>
 #include <linux/llist.h>
 #include <linux/timex.h>
+#include <linux/hrtimer.h>
+#include <linux/refcount.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <dmcore/kobject.h>
 #include <dmcore/kset.h>
 #include <dmcore/event.h>
 #include <dmcore/device.h>
 #include <dmcore/devres.h>
 #include <dmcore/phase.h>
+#include <dmcore/pm_runtime.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
 int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size);
@@ -592,6 +597,65 @@ struct dmc_driver_private {
 	atomic_t unbinding;
 };
 
+/* What a runtime PM request queued on the workqueue asks for (runtime.c). */
+enum dmc_rpm_request {
+	DMC_RPM_REQ_NONE = 0,
+	DMC_RPM_REQ_IDLE,
+	DMC_RPM_REQ_SUSPEND,
+	DMC_RPM_REQ_AUTOSUSPEND,
+	DMC_RPM_REQ_RESUME,
+};
+
+/*
+ * struct dmc_dev_pm_info - a device's runtime PM state, Linux's dev_pm_info
+ * (runtime.c). Everything is under @lock (a spinlock, interrupts off: the
+ * autosuspend timer takes it in hard interrupt context, as Linux's
+ * power.lock), except the atomic counts. Callbacks run with @lock
+ * dropped; @runtime_status SUSPENDING/RESUMING and @idle_notification
+ * mark one running, and @wait_queue wakes those who wait for it.
+ * @usage_count: usage references (dmc_pm_runtime_get*(), _forbid());
+ *	nonzero forbids a suspend
+ * @child_count: active children; nonzero forbids a suspend unless
+ *	@ignore_children
+ * @disable_depth: runtime PM is enabled at 0; a device starts at 1
+ * @links_count: the PM_RUNTIME links to suppliers of the device
+ * @runtime_error: the last callback's error, which stops runtime PM
+ * @autosuspend_delay: ms; negative forbids an autosuspend
+ * @last_busy: when it was last busy (ns, ktime_get_mono_fast_ns())
+ * @timer_expires: when @suspend_timer fires (ns), 0 when not set
+ * @rpm_gen: visited mark of the dependency walk (dmc_links_mutex)
+ * @is_suspended: in a system sleep (power.c's suspend, under the
+ *	device lock and the power-transition mutex)
+ * @direct_complete: its system suspend and resume are skipped
+ */
+struct dmc_dev_pm_info {
+	spinlock_t lock;	/* the rest, but the atomics */
+	wait_queue_head_t wait_queue;
+	struct work_struct work;
+	struct hrtimer suspend_timer;
+	u64 timer_expires;
+	u64 last_busy;
+	atomic_t usage_count;
+	atomic_t child_count;
+	unsigned int disable_depth;
+	unsigned int links_count;
+	unsigned int rpm_gen;
+	int runtime_error;
+	int autosuspend_delay;
+	enum dmc_rpm_status runtime_status;
+	enum dmc_rpm_status last_status;
+	enum dmc_rpm_request request;
+	bool request_pending;
+	bool deferred_resume;
+	bool runtime_auto;
+	bool ignore_children;
+	bool use_autosuspend;
+	bool timer_autosuspends;
+	bool idle_notification;
+	bool is_suspended;
+	bool direct_complete;
+};
+
 /*
  * struct dmc_device_private - what the core keeps for a device
  * @klist_children: child devices, in joining order; NULL until the first child is
@@ -648,6 +712,7 @@ struct dmc_driver_private {
  *	(dmc_links_mutex; read with READ_ONCE(), dmc_dev_state_synced())
  * @bind_seq: counts the device's bindings (dmc_links_mutex and the device
  *	lock); @sync_seq: the binding a queued sync_state() is for
+ * @power: the runtime PM state (runtime.c)
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -682,6 +747,7 @@ struct dmc_device_private {
 	struct list_head defer_sync;
 	unsigned int bind_seq;
 	unsigned int sync_seq;
+	struct dmc_dev_pm_info power;
 };
 
 /* Linux's enum dl_dev_state: a device's binding, as its links see it. */
@@ -722,6 +788,7 @@ struct dmc_device_link {
 	enum dmc_device_link_state status;
 	unsigned int stateless_refs;
 	struct llist_node dead;		/* freed by a worker (link.c) */
+	refcount_t rpm_active;		/* 1 + runtime refs on the supplier */
 };
 
 extern const struct dmc_kobj_type dmc_device_ktype;
@@ -925,6 +992,48 @@ void dmc_device_links_purge(struct dmc_device *dev);
 int dmc_links_depends_on(struct dmc_device *from, struct dmc_device *to);
 int dmc_links_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 void dmc_device_links_show(struct seq_file *m);	/* the tree's device_links */
+
+/* runtime.c: runtime PM's state machine, its internals for runtime_ops.c */
+int dmc_pm_runtime_wq_init(void);
+void dmc_pm_runtime_wq_exit(void);
+void dmc_pm_runtime_init(struct dmc_device *dev);
+
+/* What dmc_rpm_resume_deps() holds: devices with a usage reference each. */
+struct dmc_rpm_held {
+	struct dmc_device **devs;	/* referenced, with a usage reference */
+	bool *resume;			/* needs a resume, in order */
+	size_t n, cap;
+};
+
+int dmc_rpm_drop_usage_count(struct dmc_device *dev);
+int dmc_rpm_idle(struct dmc_device *dev, int rpmflags);	/* power.lock held */
+int dmc_rpm_resume(struct dmc_device *dev, int rpmflags);	/* power.lock held */
+void dmc_rpm_wait(struct dmc_dev_pm_info *pw, bool idle_too);	/* ditto */
+void __dmc_pm_runtime_barrier(struct dmc_device *dev);	/* ditto */
+int dmc_rpm_get_suppliers(struct dmc_device *dev);	/* dmc_links_mutex held */
+void __dmc_rpm_put_suppliers(struct dmc_device *dev, bool try_to_suspend);
+void dmc_rpm_release_supplier(struct dmc_device_link *link);
+int dmc_rpm_resume_deps(struct dmc_device *dev, bool parent_too,
+			struct dmc_rpm_held *h);
+void dmc_rpm_held_release(struct dmc_rpm_held *h);
+
+/* runtime_ops.c: the hooks of device del, probe, unbind, links, sleep */
+void dmc_pm_runtime_remove(struct dmc_device *dev);
+void dmc_pm_runtime_reinit(struct dmc_device *dev);
+void dmc_pm_runtime_probe_begin(struct dmc_device *dev);
+void dmc_pm_runtime_probe_end(struct dmc_device *dev);
+void dmc_pm_runtime_link_add(struct dmc_device_link *link);
+void dmc_pm_runtime_link_merge(struct dmc_device_link *link, u32 flags);
+void dmc_pm_runtime_link_added(struct dmc_device *supplier, u32 flags);
+void dmc_pm_runtime_link_del(struct dmc_device_link *link);
+bool dmc_pm_runtime_sleep_begin(struct dmc_device *dev);
+void dmc_pm_runtime_sleep_end(struct dmc_device *dev);
+extern struct dmc_device_attribute dmc_dev_attr_runtime_status;
+extern struct dmc_device_attribute dmc_dev_attr_control;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_usage;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_active_kids;
+extern struct dmc_device_attribute dmc_dev_attr_runtime_enabled;
+extern struct dmc_device_attribute dmc_dev_attr_autosuspend_delay_ms;
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);

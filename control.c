@@ -31,6 +31,9 @@
  *   link del SUPPLIER CONSUMER
  *   suspend                          resume
  *   settle
+ *   runtime get|get-sync|put|put-sync|put-autosuspend PATH
+ *   runtime enable|disable|allow|forbid PATH
+ *   runtime autosuspend PATH delay_ms=N
  *
  * Tokens:
  *   NAME, KEY  1..255 bytes (DMC_NAME_MAX), no '/', no '=', not "." or "..".
@@ -113,6 +116,15 @@
  *   settle     dmc_bridge_settle(): returns when the real-event bridge has
  *              applied every real event it has seen (udevadm settle's
  *              counterpart for the shadow buses).
+ *   runtime    runtime PM of a device control made (runtime.c): get
+ *              (dmc_pm_runtime_get(): a reference and a queued resume),
+ *              get-sync (dmc_pm_runtime_resume_and_get()), put, put-sync,
+ *              put-autosuspend, enable, disable, allow and forbid (as
+ *              power/control "auto" and "on"), autosuspend (use it, with
+ *              a delay of N ms). A get that fails (-EACCES while runtime
+ *              PM is disabled) keeps no reference; a put below zero is
+ *              -EINVAL ("usage count underflow"), an enable of an enabled
+ *              device -EINVAL; another device is -EPERM.
  *
  * Names are unique among the buses, among the classes, among the drivers
  * and among the devices control made (a driver or device name once,
@@ -305,6 +317,10 @@ struct dmc_ctl_verb {
 /* "OBJECT add|del NAME" and nothing more. */
 #define DMC_CTL_NAME_VERB(_cmd, _id)					\
 	DMC_CTL_VERB(_cmd, _id, 1, DMC_CTL_NAME, "missing NAME", 0, 0)
+/* "OBJECT ACTION PATH" and nothing more. */
+#define DMC_CTL_PATH_VERB(_cmd, _id)					\
+	DMC_CTL_VERB(_cmd, _id, 1, DMC_CTL_PATH, "missing path", 0, 0)
+
 /* A word alone. */
 #define DMC_CTL_WORD_VERB(_cmd, _id)					\
 	DMC_CTL_VERB(_cmd, _id, 0, DMC_CTL_NAME, NULL, 0, 0)
@@ -347,6 +363,18 @@ static const struct dmc_ctl_verb dmc_ctl_verbs[] = {
 	DMC_CTL_WORD_VERB("suspend", DMC_CTL_SUSPEND),
 	DMC_CTL_WORD_VERB("resume", DMC_CTL_RESUME),
 	DMC_CTL_WORD_VERB("settle", DMC_CTL_SETTLE),
+	DMC_CTL_PATH_VERB("runtime get", DMC_CTL_RUNTIME_GET),
+	DMC_CTL_PATH_VERB("runtime get-sync", DMC_CTL_RUNTIME_GET_SYNC),
+	DMC_CTL_PATH_VERB("runtime put", DMC_CTL_RUNTIME_PUT),
+	DMC_CTL_PATH_VERB("runtime put-sync", DMC_CTL_RUNTIME_PUT_SYNC),
+	DMC_CTL_PATH_VERB("runtime put-autosuspend", DMC_CTL_RUNTIME_PUT_AUTOSUSPEND),
+	DMC_CTL_PATH_VERB("runtime enable", DMC_CTL_RUNTIME_ENABLE),
+	DMC_CTL_PATH_VERB("runtime disable", DMC_CTL_RUNTIME_DISABLE),
+	DMC_CTL_PATH_VERB("runtime allow", DMC_CTL_RUNTIME_ALLOW),
+	DMC_CTL_PATH_VERB("runtime forbid", DMC_CTL_RUNTIME_FORBID),
+	DMC_CTL_VERB("runtime autosuspend", DMC_CTL_RUNTIME_AUTOSUSPEND, 1,
+		     DMC_CTL_PATH, "missing path", DMC_CTL_OPT_DELAY,
+		     DMC_CTL_OPT_DELAY),
 };
 
 /* ---- tokens -------------------------------------------------------------- */

@@ -65,6 +65,16 @@ enum dmc_ctl_cmd {
 	DMC_CTL_SUSPEND,
 	DMC_CTL_RESUME,
 	DMC_CTL_SETTLE,
+	DMC_CTL_RUNTIME_GET,		/* runtime PM: control_devices.c */
+	DMC_CTL_RUNTIME_GET_SYNC,
+	DMC_CTL_RUNTIME_PUT,
+	DMC_CTL_RUNTIME_PUT_SYNC,
+	DMC_CTL_RUNTIME_PUT_AUTOSUSPEND,
+	DMC_CTL_RUNTIME_ENABLE,
+	DMC_CTL_RUNTIME_DISABLE,
+	DMC_CTL_RUNTIME_ALLOW,
+	DMC_CTL_RUNTIME_FORBID,
+	DMC_CTL_RUNTIME_AUTOSUSPEND,
 	DMC_CTL_NR_CMDS
 };
 
@@ -168,6 +178,7 @@ int dmc_ctl_device_override(const struct dmc_ctl_args *a);
 int dmc_ctl_device_hotplug(const struct dmc_ctl_args *a);
 int dmc_ctl_link_add(const struct dmc_ctl_args *a);
 int dmc_ctl_link_del(const struct dmc_ctl_args *a);
+int dmc_ctl_runtime(const struct dmc_ctl_args *a);
 int dmc_ctl_listen(void);
 void dmc_ctl_unlisten(void);
 void dmc_ctl_devices_del_all(void);

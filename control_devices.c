@@ -796,6 +796,97 @@ int dmc_ctl_link_del(const struct dmc_ctl_args *a)
 	return err;
 }
 
+/* ---- runtime PM ----------------------------------------------------------- */
+
+/* One "runtime" verb on @dev, no control lock held; 0 or a negative errno. */
+static int dmc_ctl_runtime_do(struct dmc_device *dev, const struct dmc_ctl_args *a)
+{
+	int ret = 0;
+
+	switch (a->cmd) {
+	case DMC_CTL_RUNTIME_GET:
+		ret = dmc_pm_runtime_get(dev);
+		if (ret < 0)
+			dmc_pm_runtime_put_noidle(dev);	/* refused: nothing kept */
+		break;
+	case DMC_CTL_RUNTIME_GET_SYNC:
+		ret = dmc_pm_runtime_resume_and_get(dev);
+		break;
+	case DMC_CTL_RUNTIME_PUT:
+		ret = dmc_pm_runtime_put(dev);
+		break;
+	case DMC_CTL_RUNTIME_PUT_SYNC:
+		ret = dmc_pm_runtime_put_sync(dev);
+		break;
+	case DMC_CTL_RUNTIME_PUT_AUTOSUSPEND:
+		ret = dmc_pm_runtime_put_autosuspend(dev);
+		break;
+	case DMC_CTL_RUNTIME_ENABLE:
+		if (dmc_pm_runtime_enabled(dev)) {
+			pr_err_ratelimited("runtime enable: '%s' is enabled already\n",
+					   dmc_dev_name(dev));
+			return -EINVAL;
+		}
+		dmc_pm_runtime_enable(dev);
+		return 0;
+	case DMC_CTL_RUNTIME_DISABLE:
+		dmc_pm_runtime_disable(dev);
+		return 0;
+	case DMC_CTL_RUNTIME_ALLOW:
+		dmc_pm_runtime_allow(dev);
+		return 0;
+	case DMC_CTL_RUNTIME_FORBID:
+		dmc_pm_runtime_forbid(dev);
+		return 0;
+	case DMC_CTL_RUNTIME_AUTOSUSPEND:
+		dmc_pm_runtime_set_autosuspend_delay(dev, a->delay_ms);
+		dmc_pm_runtime_use_autosuspend(dev);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	/* A put's refusals of a suspend are not errors; its underflow is. */
+	if (ret == -EINVAL)
+		return ret;
+	if (ret == -EAGAIN || ret == -EBUSY || ret == -EINPROGRESS ||
+	    ret == -EACCES)
+		ret = a->cmd == DMC_CTL_RUNTIME_GET ||
+		      a->cmd == DMC_CTL_RUNTIME_GET_SYNC ? ret : 0;
+	if (ret < 0)
+		pr_err_ratelimited("runtime: '%s': %d\n", dmc_dev_name(dev), ret);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * dmc_ctl_runtime() - "runtime ACTION PATH": runtime PM of a control device
+ * @a: the parsed command
+ *
+ * Context: control mutex held; dropped around the core's call, which may
+ * run runtime callbacks.
+ * Return: 0, -ENOENT/-EINVAL for a bad path, -EPERM for a device control
+ * did not make, or the core's error (see the grammar in control.c).
+ */
+int dmc_ctl_runtime(const struct dmc_ctl_args *a)
+{
+	struct dmc_device *dev;
+	int err;
+
+	err = dmc_ctl_resolve(a->arg[0], "runtime", &dev);
+	if (err)
+		return err;
+	if (dev->release != dmc_ctl_device_release) {
+		pr_err_ratelimited("runtime: device '%.*s' was not made by control\n",
+				   dmc_ctl_qlen(a->arg[0]), a->arg[0]);
+		dmc_device_put(dev);
+		return -EPERM;
+	}
+	dmc_ctl_unlock();
+	err = dmc_ctl_runtime_do(dev, a);
+	dmc_device_put(dev);
+	dmc_ctl_relock();
+	return err;
+}
+
 /* ---- setup and teardown (control_verbs.c) -------------------------------- */
 
 /* Listen for devices leaving the tree; under dmc_control_mutex. */

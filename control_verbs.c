@@ -538,6 +538,7 @@ static int (* const dmc_ctl_handlers[DMC_CTL_NR_CMDS])(const struct dmc_ctl_args
 	[DMC_CTL_SUSPEND]	= dmc_ctl_power,
 	[DMC_CTL_RESUME]	= dmc_ctl_power,
 	[DMC_CTL_SETTLE]	= dmc_ctl_power,
+	[DMC_CTL_RUNTIME_GET ... DMC_CTL_RUNTIME_AUTOSUSPEND] = dmc_ctl_runtime,
 };
 
 /* Run one command, a writable NUL-terminated line; control mutex held. */

@@ -441,12 +441,14 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 
 	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
+	dmc_pm_runtime_probe_begin(dev);
 	ret = dmc_call_probe(dev, drv);
 	if (!ret) {
 		/* The driver's files on the device, as Linux's really_probe(). */
 		ret = dmc_device_add_groups(dev, drv->dev_groups);
 		if (!ret) {
 			dmc_driver_bound(dev);
+			dmc_pm_runtime_probe_end(dev);
 			return 0;
 		}
 		pr_err_ratelimited("dmcore: '%s': the dev_groups of '%s' could not be added: %d\n",
@@ -455,6 +457,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	}
 
 	dmc_probe_failed(dev);
+	dmc_pm_runtime_probe_end(dev);
 	if (ret == -EPROBE_DEFER)
 		goto defer;
 	if (ret != -ENODEV && ret != -ENXIO)
@@ -976,7 +979,11 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dp = drv->p;
 	if (WARN_ON_ONCE(!dp))	/* bound to a driver past its unregistration */
 		return;
+	/* Active around the notifier, as Linux's; the remove sees it idled. */
+	dmc_pm_runtime_get_sync(dev);
+	dmc_pm_runtime_barrier(dev);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_UNBIND_DRIVER);
+	dmc_pm_runtime_put_sync(dev);
 	/* Before the remove, as Linux: their shows may use the driver's data. */
 	dmc_device_remove_groups(dev, drv->dev_groups);
 	dmc_call_remove(dev, drv);
@@ -990,6 +997,8 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	dmc_device_links_driver_cleanup(dev);
 	WRITE_ONCE(dev->driver, NULL);
 	dev->driver_data = NULL;
+	/* No runtime callback of @drv from here on (waits for those running). */
+	dmc_pm_runtime_reinit(dev);
 	/*
 	 * Full barrier: the above before the count, for dmc_driver_remove().
 	 * Nothing below touches the driver, and the notifier runs after, so

@@ -106,6 +106,7 @@ static int dmc_device_add_prepare(struct dmc_device *dev)
 		err = dmc_device_private_init(dev);
 		if (err)
 			return err;
+		dmc_pm_runtime_init(dev);
 	}
 	if (dev->init_name) {
 		err = dmc_kobject_set_name(&dev->kobj, "%s", dev->init_name);
@@ -450,6 +451,7 @@ static void dmc_device_del_one(struct dmc_device *dev)
 		dmc_device_release_driver(dev);
 	dmc_bus_remove_device(dev);
 	dmc_phase_lap(DMC_PHASE_DEL_LISTS, &t);
+	dmc_pm_runtime_remove(dev);
 	dmc_dpm_remove(dev);
 	dmc_device_leave_parent(dev);
 	dmc_phase_lap(DMC_PHASE_DEL_ORDER, &t);

@@ -145,6 +145,13 @@ static struct dmc_attribute *dmc_device_core_attrs[] = {
 
 static struct dmc_attribute *dmc_device_power_attrs[] = {
 	&dmc_dev_attr_state.attr,
+	/* runtime PM (runtime.c) */
+	&dmc_dev_attr_runtime_status.attr,
+	&dmc_dev_attr_control.attr,
+	&dmc_dev_attr_runtime_usage.attr,
+	&dmc_dev_attr_runtime_active_kids.attr,
+	&dmc_dev_attr_runtime_enabled.attr,
+	&dmc_dev_attr_autosuspend_delay_ms.attr,
 	NULL,
 };
 

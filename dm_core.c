@@ -123,9 +123,12 @@ static int __init dmc_init(void)
 	err = dmc_probe_init();
 	if (err)
 		goto err_event;
-	err = dmc_roots_init();
+	err = dmc_pm_runtime_wq_init();
 	if (err)
 		goto err_probe;
+	err = dmc_roots_init();
+	if (err)
+		goto err_rpm;
 	err = dmc_clients_start();
 	if (err)
 		goto err_roots;
@@ -136,6 +139,8 @@ static int __init dmc_init(void)
 
 err_roots:
 	dmc_roots_exit();
+err_rpm:
+	dmc_pm_runtime_wq_exit();
 err_probe:
 	dmc_probe_exit();
 err_event:
@@ -155,6 +160,7 @@ static void __exit dmc_exit(void)
 	dmc_roots_exit();
 	/* With release_delay_ms, the releases above may still be waiting. */
 	dmc_kobject_flush_releases();
+	dmc_pm_runtime_wq_exit();
 	dmc_probe_exit();
 
 	leaked = dmc_kobject_report_leaks();

@@ -195,6 +195,42 @@ static void dmc_inv_tree(struct dmc_inv *inv, struct list_head *roots)
 	mutex_unlock(&dmc_tree_mutex);
 }
 
+/*
+ * Runtime PM, when nothing moves: a device in use with runtime PM enabled
+ * (and no callback error) is active, and an active device's enabled
+ * parent that counts its children is active too.
+ */
+static void dmc_inv_runtime(struct dmc_inv *inv, struct dmc_device *dev,
+			    const char *name)
+{
+	struct dmc_dev_pm_info *pw = &dev->p->power;
+	struct dmc_device *parent = dev->parent;
+	bool active, enabled, err, ignore;
+	int usage;
+
+	spin_lock_irq(&pw->lock);
+	enabled = !pw->disable_depth;
+	active = pw->runtime_status == DMC_RPM_ACTIVE;
+	err = pw->runtime_error;
+	usage = atomic_read(&pw->usage_count);
+	spin_unlock_irq(&pw->lock);
+	if (!enabled || err)
+		return;
+	if (usage > 0 && !active)
+		dmc_inv_fail(inv, "'%s' is in use (runtime usage %d) but not active",
+			     name, usage);
+	if (!active || !parent || !parent->p)
+		return;
+	spin_lock_irq(&parent->p->power.lock);
+	enabled = !parent->p->power.disable_depth;
+	ignore = parent->p->power.ignore_children;
+	active = parent->p->power.runtime_status == DMC_RPM_ACTIVE;
+	spin_unlock_irq(&parent->p->power.lock);
+	if (enabled && !ignore && !active)
+		dmc_inv_fail(inv, "'%s' is runtime-active under a suspended parent",
+			     name);
+}
+
 /* ---- each device, under its lock ----------------------------------------- */
 
 static void dmc_inv_device(struct dmc_inv *inv, struct dmc_device *dev)
@@ -243,6 +279,8 @@ static void dmc_inv_device(struct dmc_inv *inv, struct dmc_device *dev)
 		if (dev->parent && dev->kobj.parent != &dev->parent->kobj)
 			dmc_inv_fail(inv, "registered '%s' is not in its parent's directory",
 				     name);
+		if (inv->flags & DMC_INV_QUIESCENT)
+			dmc_inv_runtime(inv, dev, name);
 	} else if (inv->flags & DMC_INV_QUIESCENT) {
 		if (dmc_kobject_in_tree(&dev->kobj))
 			dmc_inv_fail(inv, "'%s' is in the tree, not registered", name);

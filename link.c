@@ -267,6 +267,7 @@ static void __dmc_link_unlink(struct dmc_device_link *link)
 
 static void dmc_link_free(struct dmc_device_link *link)
 {
+	dmc_pm_runtime_link_del(link);
 	dmc_device_put(link->consumer);
 	dmc_device_put(link->supplier);
 	kfree(link);
@@ -405,8 +406,10 @@ static const char *dmc_link_flags_refused(u32 flags)
  */
 static void __dmc_link_merge(struct dmc_device_link *link, u32 flags)
 {
-	if (flags & DMC_DL_FLAG_PM_RUNTIME)
+	if (flags & DMC_DL_FLAG_PM_RUNTIME) {
+		dmc_pm_runtime_link_merge(link, flags);	/* before the flags change */
 		link->flags |= flags & (DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE);
+	}
 	if (flags & DMC_DL_FLAG_STATELESS) {
 		link->stateless_refs++;
 		link->flags |= DMC_DL_FLAG_STATELESS;
@@ -447,8 +450,11 @@ static void __dmc_link_merge(struct dmc_device_link *link, u32 flags)
  *	AUTOPROBE_CONSUMER - the consumer is probed when the supplier binds;
  *	SYNC_STATE_ONLY - only holds back the supplier's sync_state() until
  *	the consumer probed, then goes (no probe ordering);
- *	PM_RUNTIME, RPM_ACTIVE - stored for runtime PM (RPM_ACTIVE ignored
- *	without PM_RUNTIME, as Linux).
+ *	PM_RUNTIME - a runtime resume of the consumer resumes the supplier
+ *	first and holds it while the consumer is active (runtime.c);
+ *	RPM_ACTIVE (ignored without PM_RUNTIME, as Linux) - the link takes a
+ *	runtime reference on the supplier and resumes it, dropped when the
+ *	consumer next runtime-suspends or the link goes.
  *	STATELESS takes no managed-link flag, SYNC_STATE_ONLY no other flag,
  *	AUTOPROBE_CONSUMER no AUTOREMOVE flag.
  *
@@ -508,6 +514,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 		__dmc_link_merge(old, flags);
 		mutex_unlock(&dmc_links_mutex);
 		kfree(link);
+		dmc_pm_runtime_link_added(supplier, flags);
 		return old;
 	}
 	/* Of no use once the consumer probed, as Linux. */
@@ -552,6 +559,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
+	dmc_pm_runtime_link_add(link);
 	/*
 	 * A deletion of either device that began meanwhile may have looked
 	 * for links already, without the mutex (dmc_device_links_purge()):
@@ -568,6 +576,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	mutex_unlock(&dmc_links_mutex);
 	dmc_devvec_put_all(&held);
+	dmc_pm_runtime_link_added(supplier, flags);
 	return link;
 }
 EXPORT_SYMBOL_GPL(dmc_device_link_add);

@@ -114,18 +114,23 @@ void dmc_dpm_move_last(struct dmc_device *dev)
 static int dmc_suspend_one(struct dmc_device *dev)
 {
 	struct dmc_driver *drv;
+	bool direct;
 	int err = 0;
 
 	lockdep_assert_held(&dmc_pm_transition_mutex);
 	dmc_device_lock(dev);
 	if (dev->p->power_state == DMC_POWER_SUSPENDED)
 		goto out;
+	/* Runtime PM off; a runtime-suspended device may skip (runtime.c). */
+	direct = dmc_pm_runtime_sleep_begin(dev);
 	drv = dev->driver;
-	if (drv && drv->suspend)
+	if (!direct && drv && drv->suspend)
 		err = drv->suspend(dev);
 	if (!err) {
 		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
 		dmc_sysfs_notify(&dev->kobj, "power", "state");
+	} else {
+		dmc_pm_runtime_sleep_end(dev);
 	}
 out:
 	dmc_device_unlock(dev);
@@ -142,7 +147,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 	if (dev->p->power_state == DMC_POWER_ON)
 		goto out;
 	drv = dev->driver;
-	if (drv && drv->resume)
+	if (!dev->p->power.direct_complete && drv && drv->resume)
 		err = drv->resume(dev);
 	if (err)
 		pr_warn_ratelimited("dmcore: resume of '%s' failed: %d\n",
@@ -150,6 +155,8 @@ static int dmc_resume_one(struct dmc_device *dev)
 	/* Like Linux, carry on: the device is considered on again. */
 	WRITE_ONCE(dev->p->power_state, DMC_POWER_ON);
 	dmc_sysfs_notify(&dev->kobj, "power", "state");
+	/* Runtime PM on again; its runtime status is what it was. */
+	dmc_pm_runtime_sleep_end(dev);
 out:
 	dmc_device_unlock(dev);
 	return err;

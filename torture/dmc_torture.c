@@ -43,6 +43,7 @@
 #include <linux/string.h>
 #include <dmcore/device.h>
 #include <dmcore/invariants.h>
+#include <dmcore/pm_runtime.h>
 
 #define TT "dmc_torture: "
 
@@ -83,7 +84,7 @@ enum tt_op {
 	OP_DEV_ADD, OP_DEV_DEL, OP_DRV_REG, OP_DRV_UNREG, OP_BUS, OP_CLASS,
 	OP_BIND, OP_UNBIND, OP_ATTACH, OP_SUSPEND_ALL, OP_DEV_PM, OP_LINK_ADD,
 	OP_LINK_DEL, OP_RENAME, OP_DIR, OP_MOVE, OP_LISTENER, OP_INTF,
-	OP_AUTOPROBE, OP_LOOKUP, OP_UEVENT, OP_DEV_RENAME, OP_DEV_MOVE,
+	OP_AUTOPROBE, OP_LOOKUP, OP_UEVENT, OP_DEV_RENAME, OP_DEV_MOVE, OP_RPM,
 	NR_OPS
 };
 
@@ -91,7 +92,7 @@ static const char * const tt_op_names[NR_OPS] = {
 	"dev_add", "dev_del", "drv_reg", "drv_unreg", "bus", "class",
 	"bind", "unbind", "attach", "suspend_all", "dev_pm", "link_add",
 	"link_del", "rename", "dir", "move", "listener", "intf",
-	"autoprobe", "lookup", "uevent", "dev_rename", "dev_move",
+	"autoprobe", "lookup", "uevent", "dev_rename", "dev_move", "rpm",
 };
 
 /* Relative weights of the op kinds. */
@@ -101,7 +102,7 @@ static const unsigned int tt_op_weight[NR_OPS] = {
 	[OP_ATTACH] = 3, [OP_SUSPEND_ALL] = 1, [OP_DEV_PM] = 4,
 	[OP_LINK_ADD] = 4, [OP_LINK_DEL] = 3, [OP_RENAME] = 3, [OP_DIR] = 3,
 	[OP_MOVE] = 3, [OP_LISTENER] = 1, [OP_INTF] = 1, [OP_AUTOPROBE] = 1,
-	[OP_LOOKUP] = 6, [OP_UEVENT] = 2, [OP_DEV_RENAME] = 3, [OP_DEV_MOVE] = 3,
+	[OP_LOOKUP] = 6, [OP_UEVENT] = 2, [OP_DEV_RENAME] = 3, [OP_DEV_MOVE] = 3, [OP_RPM] = 6,
 };
 
 /* Probe behaviours, drawn per device. */
@@ -166,6 +167,7 @@ static struct dmc_kobject *tt_root;
 static struct tt_stats tt_stats;
 static atomic_long_t tt_created, tt_released;
 static atomic_long_t tt_probes, tt_removes, tt_suspends, tt_resumes;
+static atomic_long_t tt_rt_suspends, tt_rt_resumes;
 static atomic_long_t tt_violations, tt_checks;
 static atomic_long_t tt_lsn_events;
 static atomic_long_t tt_ev_read, tt_ev_dropped, tt_ev_gaps;
@@ -249,6 +251,40 @@ static const char * const *tt_drv_match_keys(const struct dmc_driver *drv)
 	return container_of(drv, struct tt_drv, drv)->keys;
 }
 
+/*
+ * A bound device has runtime PM, as a driver would set it up: active (the
+ * core resumed the parent for the probe), a short autosuspend delay,
+ * enabled; the remove disables it again.
+ */
+static int tt_rpm_probe(struct dmc_device *dev)
+{
+	int delay = to_tt_dev(dev)->slot % 4;
+
+	dmc_pm_runtime_set_active(dev);
+	dmc_pm_runtime_set_autosuspend_delay(dev, delay);
+	if (delay)
+		dmc_pm_runtime_use_autosuspend(dev);
+	dmc_pm_runtime_enable(dev);
+	return 0;
+}
+
+static int tt_rt_suspend(struct dmc_device *dev)
+{
+	atomic_long_inc(&tt_rt_suspends);
+	return 0;
+}
+
+static int tt_rt_resume(struct dmc_device *dev)
+{
+	atomic_long_inc(&tt_rt_resumes);
+	return 0;
+}
+
+static const struct dmc_dev_pm_ops tt_pm_ops = {
+	.runtime_suspend = tt_rt_suspend,
+	.runtime_resume = tt_rt_resume,
+};
+
 static int tt_probe(struct dmc_device *dev)
 {
 	struct tt_dev *td = to_tt_dev(dev);
@@ -260,22 +296,23 @@ static int tt_probe(struct dmc_device *dev)
 	case TP_DEFER:
 		if (td->defer_left-- > 0)
 			return -EPROBE_DEFER;
-		return 0;
+		return tt_rpm_probe(dev);
 	case TP_DEFER_NAMED:
 		if (td->defer_left-- > 0)
 			return dmc_probe_defer(dev, td->waits);
-		return 0;
+		return tt_rpm_probe(dev);
 	case TP_SLOW:
 		usleep_range(200, 2000);
-		return 0;
+		return tt_rpm_probe(dev);
 	default:
-		return 0;
+		return tt_rpm_probe(dev);
 	}
 }
 
 static void tt_remove(struct dmc_device *dev)
 {
 	atomic_long_inc(&tt_removes);
+	dmc_pm_runtime_disable(dev);
 }
 
 static int tt_suspend(struct dmc_device *dev)
@@ -508,6 +545,7 @@ static int tt_op_drv_reg(struct rnd_state *rs)
 	d->drv.remove = tt_remove;
 	d->drv.suspend = tt_suspend;
 	d->drv.resume = tt_resume;
+	d->drv.pm = &tt_pm_ops;
 	d->fail_suspend = !tt_rand(rs, 8);
 	down_read(&b->sem);
 	err = b->registered ? dmc_driver_register(&d->drv) : -ENODEV;
@@ -714,6 +752,8 @@ static const u32 tt_link_flags[] = {
 	DMC_DL_FLAG_AUTOPROBE_CONSUMER,
 	DMC_DL_FLAG_SYNC_STATE_ONLY,
 	DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE,
+	DMC_DL_FLAG_PM_RUNTIME,
+	DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_AUTOREMOVE_CONSUMER,
 	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_PM_RUNTIME,
 	DMC_DL_FLAG_STATELESS | DMC_DL_FLAG_AUTOREMOVE_CONSUMER,	/* refused */
 };
@@ -747,6 +787,48 @@ static int tt_op_link(struct rnd_state *rs, bool add)
 	}
 	dmc_device_put(a);
 	dmc_device_put(b);
+	return err;
+}
+
+/*
+ * Runtime PM of a random device, or of its parent: a get, a short use, and
+ * one of the puts (the autosuspend ones arm the timer), racing deletion,
+ * unbinding, system suspend and link changes. Balanced: when the run
+ * stops, no usage reference of this op is left.
+ */
+static int tt_op_rpm(struct rnd_state *rs)
+{
+	struct dmc_device *dev = tt_get_dev(rs), *target;
+	int err;
+
+	if (!dev)
+		return -ENOENT;
+	target = dev->parent && !tt_rand(rs, 3) ? dev->parent : dev;
+	err = dmc_pm_runtime_resume_and_get(target);
+	if (!err) {
+		if (tt_rand(rs, 2))
+			usleep_range(10, 500);
+		dmc_pm_runtime_mark_last_busy(target);
+		switch (tt_rand(rs, 4)) {
+		case 0:
+			err = dmc_pm_runtime_put(target);
+			break;
+		case 1:
+			err = dmc_pm_runtime_put_sync(target);
+			break;
+		case 2:
+			err = dmc_pm_runtime_put_autosuspend(target);
+			break;
+		default:
+			err = dmc_pm_runtime_put_sync_autosuspend(target);
+			break;
+		}
+		/* Refusals to suspend are not errors: the count dropped. */
+		if (err == -EAGAIN || err == -EBUSY || err == -EACCES ||
+		    err == -EINPROGRESS || err > 0)
+			err = 0;
+	}
+	dmc_device_put(dev);
 	return err;
 }
 
@@ -1049,6 +1131,7 @@ static int tt_do_op(struct rnd_state *rs, enum tt_op op)
 	case OP_UEVENT:		return tt_op_uevent(rs);
 	case OP_DEV_RENAME:	return tt_op_dev_rename(rs);
 	case OP_DEV_MOVE:	return tt_op_dev_move(rs);
+	case OP_RPM:		return tt_op_rpm(rs);
 	default:		return -EINVAL;
 	}
 }
@@ -1162,14 +1245,15 @@ static void tt_print_stats(const char *tag)
 	}
 	pr_info(TT "%s: ops=%ld (ok/err):%s\n", tag, total, line);
 	pr_info(TT "%s: last errors:%s\n", tag, elen ? errs : " none");
-	pr_info(TT "%s: probes=%ld removes=%ld suspends=%ld resumes=%ld created=%ld released=%ld checks=%ld violations=%ld events_read=%ld dropped=%ld gaps=%ld seq_seen=%ld seq_gaps=%ld listener_calls=%ld\n",
+	pr_info(TT "%s: probes=%ld removes=%ld suspends=%ld resumes=%ld created=%ld released=%ld checks=%ld violations=%ld events_read=%ld dropped=%ld gaps=%ld seq_seen=%ld seq_gaps=%ld listener_calls=%ld rt_suspends=%ld rt_resumes=%ld\n",
 		tag, atomic_long_read(&tt_probes), atomic_long_read(&tt_removes),
 		atomic_long_read(&tt_suspends), atomic_long_read(&tt_resumes),
 		atomic_long_read(&tt_created), atomic_long_read(&tt_released),
 		atomic_long_read(&tt_checks), atomic_long_read(&tt_violations),
 		atomic_long_read(&tt_ev_read), atomic_long_read(&tt_ev_dropped),
 		atomic_long_read(&tt_ev_gaps), atomic_long_read(&tt_seq_seen),
-		atomic_long_read(&tt_seq_gaps), atomic_long_read(&tt_lsn_events));
+		atomic_long_read(&tt_seq_gaps), atomic_long_read(&tt_lsn_events),
+		atomic_long_read(&tt_rt_suspends), atomic_long_read(&tt_rt_resumes));
 }
 
 /* ---- the world: made, torn down ------------------------------------------ */
@@ -1309,7 +1393,7 @@ static bool tt_op_needed(int i)
 		return ops & BIT(OP_LINK_ADD);
 	if (i == OP_DEV_DEL || i == OP_BIND || i == OP_RENAME ||
 	    i == OP_UEVENT || i == OP_DEV_PM || i == OP_DEV_RENAME ||
-	    i == OP_DEV_MOVE)
+	    i == OP_DEV_MOVE || i == OP_RPM)
 		return ops & BIT(OP_DEV_ADD);
 	if (i == OP_DRV_UNREG)
 		return ops & BIT(OP_DRV_REG);
@@ -1332,6 +1416,7 @@ static void tt_finish(void)
 	dmc_wait_for_device_probe();
 	dmc_resume_all();
 	dmc_wait_for_device_probe();
+	msleep(100);	/* runtime PM's idle requests and autosuspends (<= 3 ms) */
 	tt_check(DMC_INV_QUIESCENT, "at the end, world alive");
 
 	tt_world_exit();

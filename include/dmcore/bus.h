@@ -14,6 +14,7 @@
 #include <linux/notifier.h>
 #include <dmcore/kobject.h>
 
+struct dmc_dev_pm_ops;
 struct dmc_device;
 struct dmc_driver;
 struct dmc_subsys_private;
@@ -61,6 +62,8 @@ struct dmc_uevent_env;
  *	held. A bus with both @online and @offline gives its devices an
  *	"online" file.
  * @sync_state: called instead of the driver's sync_state, if set
+ * @pm: power callbacks used before the driver's (<dmcore/pm_runtime.h>):
+ *	a callback the bus leaves NULL is the driver's
  * @p: private to the core
  */
 struct dmc_bus_type {
@@ -78,6 +81,7 @@ struct dmc_bus_type {
 	int (*online)(struct dmc_device *dev);
 	int (*offline)(struct dmc_device *dev);
 	void (*sync_state)(struct dmc_device *dev);
+	const struct dmc_dev_pm_ops *pm;
 	struct dmc_subsys_private *p;
 };
 

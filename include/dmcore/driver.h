@@ -12,6 +12,7 @@
 #include <dmcore/kobject.h>
 
 struct dmc_bus_type;
+struct dmc_dev_pm_ops;
 struct dmc_device;
 struct dmc_driver_private;
 
@@ -61,6 +62,7 @@ enum dmc_probe_type {
  *	after its probe succeeded (a failure to add them fails the probe,
  *	after its remove), removed before its remove at unbind, as Linux's
  *	driver->dev_groups
+ * @pm: runtime PM callbacks and prepare (<dmcore/pm_runtime.h>), or NULL
  * @p: private to the core
  */
 struct dmc_driver {
@@ -76,6 +78,7 @@ struct dmc_driver {
 	void (*sync_state)(struct dmc_device *dev);
 	const struct dmc_attribute_group **groups;
 	const struct dmc_attribute_group **dev_groups;
+	const struct dmc_dev_pm_ops *pm;
 	struct dmc_driver_private *p;
 };
 

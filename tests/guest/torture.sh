@@ -165,7 +165,7 @@ for kv in ${final#*(ok/err):}; do
 	need=1
 	case $name in
 	link_del) need=$(((TORTURE_OPS >> 11) & 1)) ;;
-	dev_del|bind|rename|uevent|dev_pm|dev_rename|dev_move) need=$((TORTURE_OPS & 1)) ;;
+	dev_del|bind|rename|uevent|dev_pm|dev_rename|dev_move|rpm) need=$((TORTURE_OPS & 1)) ;;
 	drv_unreg) need=$(((TORTURE_OPS >> 2) & 1)) ;;
 	move) need=$(((TORTURE_OPS >> 14) & 1)) ;;
 	esac
