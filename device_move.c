@@ -145,7 +145,8 @@ static unsigned int dmc_device_name_lists(struct dmc_device *dev,
  * Return: 0 (also when the name is the same: then no event), -EINVAL
  * (NULL, a bad name), -ENAMETOOLONG, -ENODEV (@dev not registered, or
  * being deleted), -EEXIST (a device of that name under the same parent,
- * on the bus or in the class, or a name reserved there), -ENOMEM. Each
+ * on the bus or in the class, or a name reserved there or in the bound
+ * driver's directory), -ENOMEM. Each
  * refusal logs one rate-limited line; on error nothing changed.
  */
 int dmc_device_rename(struct dmc_device *dev, const char *new_name)
@@ -172,6 +173,14 @@ int dmc_device_rename(struct dmc_device *dev, const char *new_name)
 		pr_err_ratelimited("dmcore: rename of device '%s' to '%s': not registered, or being deleted\n",
 				   dmc_dev_name(dev), name);
 		err = -ENODEV;
+		goto out_unlock;
+	}
+	/* The driver's link to @dev, renamed too, would take a file's name. */
+	if (dev->driver && dev->driver->p &&
+	    dmc_kobject_name_reserved(&dev->driver->p->kobj, name)) {
+		pr_err_ratelimited("dmcore: rename of device '%s' to '%s': its driver '%s' has a file of that name\n",
+				   dmc_dev_name(dev), name, dev->driver->name);
+		err = -EEXIST;
 		goto out_unlock;
 	}
 	devpath_old = dmc_kobject_devpath_old(&dev->kobj);
@@ -415,6 +424,19 @@ int dmc_device_move(struct dmc_device *dev, struct dmc_device *new_parent,
 	}
 	dmc_device_get(dev);
 	dmc_pm_transition_lock();
+	/*
+	 * A descendant as the new parent is refused before any device lock:
+	 * taking its lock before the device's would nest a child over its
+	 * parent, against a shutdown or a probe holding them the other way.
+	 * Parents stay put under the transition mutex.
+	 */
+	if (dmc_device_is_above(dev, new_parent)) {
+		dmc_pm_transition_unlock();
+		pr_err_ratelimited("dmcore: move of device '%s' under '%s', its descendant: a cycle\n",
+				   dmc_dev_name(dev), dmc_dev_name(new_parent));
+		dmc_device_put(dev);
+		return -EINVAL;
+	}
 	if (new_parent)
 		dmc_device_lock(new_parent);
 	dmc_device_lock(dev);

@@ -18,6 +18,15 @@ static void dmc_shutdown_one(struct dmc_device *dev)
 	if (dev->p->dead)
 		return;	/* deleted since the snapshot: nothing to quiesce */
 	/*
+	 * No runtime callback during the shutdown, as Linux's
+	 * device_shutdown(): a usage reference keeps the device from
+	 * suspending and the barrier waits for what is queued or running.
+	 * Linux keeps that reference (the machine goes down); dmcore's
+	 * devices live on, so it is dropped after, without an idle check.
+	 */
+	dmc_pm_runtime_get_noresume(dev);
+	dmc_pm_runtime_barrier(dev);
+	/*
 	 * A device still on its bus has its bus registered (unregistering
 	 * deletes it under its lock) and a bound driver its driver.
 	 */
@@ -25,6 +34,7 @@ static void dmc_shutdown_one(struct dmc_device *dev)
 		dev->bus->shutdown(dev);
 	else if (dev->driver && dev->driver->shutdown)
 		dev->driver->shutdown(dev);
+	dmc_pm_runtime_put_noidle(dev);
 }
 
 /**

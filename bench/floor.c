@@ -7,8 +7,13 @@
  *	devices/<dev>/			directory
  *	devices/<dev>/uevent		file
  *	devices/<dev>/devres		file (since devres, 7 December 2026)
+ *	devices/<dev>/driver_override	file (since issue 15's driver_override)
+ *	devices/<dev>/state_synced	file (since managed links' sync_state)
  *	devices/<dev>/power/		directory (the "power" group)
  *	devices/<dev>/power/state	file
+ *	devices/<dev>/power/{runtime_status,control,runtime_usage,
+ *	  runtime_active_kids,runtime_enabled,autosuspend_delay_ms}
+ *					files (since runtime PM)
  *	devices/<dev>/subsystem		symlink to the bus
  *	bus/dmcbench/devices/<dev>	symlink to the device
  *
@@ -24,7 +29,7 @@
 
 #include "dmc_bench.h"
 
-#define FLOOR_ENTRIES_PER_DEVICE	7
+#define FLOOR_ENTRIES_PER_DEVICE	15
 
 static ssize_t floor_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
@@ -47,6 +52,12 @@ struct floor_dev {
 static int floor_add(struct floor_dev *fd, unsigned int i, struct dentry *devices,
 		     struct dentry *busdevs)
 {
+	static const char * const floor_runtime_files[] = {
+		"runtime_status", "control", "runtime_usage",
+		"runtime_active_kids", "runtime_enabled", "autosuspend_delay_ms",
+		NULL
+	};
+	const char * const *r;
 	struct dentry *power;
 	char name[16], target[48];
 
@@ -56,8 +67,12 @@ static int floor_add(struct floor_dev *fd, unsigned int i, struct dentry *device
 		return PTR_ERR(fd->dir);
 	debugfs_create_file("uevent", 0644, fd->dir, fd, &floor_fops);
 	debugfs_create_file("devres", 0444, fd->dir, fd, &floor_fops);
+	debugfs_create_file("driver_override", 0644, fd->dir, fd, &floor_fops);
+	debugfs_create_file("state_synced", 0444, fd->dir, fd, &floor_fops);
 	power = debugfs_create_dir("power", fd->dir);
 	debugfs_create_file("state", 0644, power, fd, &floor_fops);
+	for (r = floor_runtime_files; *r; r++)
+		debugfs_create_file(*r, 0644, power, fd, &floor_fops);
 	debugfs_create_symlink("subsystem", fd->dir, "../../bus/dmcbench");
 	snprintf(target, sizeof(target), "../../../devices/%s", name);
 	fd->link = debugfs_create_symlink(name, busdevs, target);

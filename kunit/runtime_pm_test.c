@@ -376,13 +376,15 @@ static void rt_suppliers_via_links(struct kunit *test)
 	s = rt_dev(test, &w, "s", NULL);
 	c = rt_dev(test, &w, "c", NULL);
 	x = rt_dev(test, &w, "x", NULL);
-	/* Flags: RPM_ACTIVE needs PM_RUNTIME; others are not supported. */
-	KUNIT_EXPECT_EQ(test, PTR_ERR(dmc_device_link_add(c->dev, s->dev,
-							  DMC_DL_FLAG_RPM_ACTIVE)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(dmc_device_link_add(c->dev, s->dev,
-							  DMC_DL_FLAG_STATELESS)),
-			-EINVAL);
+	/* RPM_ACTIVE without PM_RUNTIME is dropped, as Linux: no reference. */
+	link = dmc_device_link_add(c->dev, s->dev, DMC_DL_FLAG_RPM_ACTIVE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, link);
+	KUNIT_EXPECT_EQ(test, dmc_device_link_flags(link) &
+			(DMC_DL_FLAG_RPM_ACTIVE | DMC_DL_FLAG_PM_RUNTIME), 0);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_usage(s->dev), 0);
+	KUNIT_EXPECT_TRUE(test, dmc_pm_runtime_suspended(s->dev));
+	dmc_device_link_del(link);
+	KUNIT_EXPECT_NULL(test, dmc_device_link_find(c->dev, s->dev));
 	link = dmc_device_link_add(c->dev, s->dev, DMC_DL_FLAG_PM_RUNTIME);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, link);
 	KUNIT_EXPECT_TRUE(test, dmc_pm_runtime_suspended(s->dev));
@@ -413,7 +415,20 @@ static void rt_suppliers_via_links(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_get_sync(c->dev), 0);
 	KUNIT_EXPECT_TRUE(test, dmc_pm_runtime_suspended(s->dev));
 	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_put_sync(c->dev), 0);
+	/*
+	 * Added again with PM_RUNTIME | RPM_ACTIVE: the flags merge into the
+	 * same link, as Linux's, which now holds the supplier as a new one
+	 * would; its deletion lets it go (the consumer's count of runtime-PM
+	 * links balanced, or its WARN fires).
+	 */
+	KUNIT_EXPECT_PTR_EQ(test, dmc_device_link_add(c->dev, s->dev,
+						      DMC_DL_FLAG_PM_RUNTIME |
+						      DMC_DL_FLAG_RPM_ACTIVE), link);
+	KUNIT_EXPECT_TRUE(test, dmc_pm_runtime_active(s->dev));
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_usage(s->dev), 1);
 	dmc_device_link_del(link);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_usage(s->dev), 0);
+	KUNIT_EXPECT_TRUE(test, rt_wait_status(s, DMC_RPM_SUSPENDED));
 	rt_check(test);
 }
 
