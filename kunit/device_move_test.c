@@ -137,6 +137,13 @@ static void device_rename_updates_every_index(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_device_rename(a->dev, an), 0);
 	KUNIT_EXPECT_EQ(test, dmct_log_count(seq, dmm_path(test, a)), 0U);
 
+	/* a name of one of the bound driver's files: refused, nothing changes */
+	seq = dmct_last_seqnum();
+	KUNIT_EXPECT_EQ(test, dmc_device_rename(a->dev, "unbind"), -EEXIST);
+	KUNIT_EXPECT_STREQ(test, dmc_dev_name(a->dev), an);
+	KUNIT_EXPECT_TRUE(test, mv_link_is(test, drvdir, an, a));
+	KUNIT_EXPECT_EQ(test, dmct_log_count(seq, dmm_path(test, a)), 0U);
+
 	/* and back: the driver still unbinds it by its new old name */
 	KUNIT_EXPECT_EQ(test, dmc_device_rename(a->dev, a->name), 0);
 	KUNIT_EXPECT_TRUE(test, mv_on_bus(b, a->name, a));
