@@ -1024,6 +1024,9 @@ void dmc_pm_runtime_probe_begin(struct dmc_device *dev);
 void dmc_pm_runtime_probe_end(struct dmc_device *dev);
 void dmc_pm_runtime_link_add(struct dmc_device_link *link);
 void dmc_pm_runtime_link_merge(struct dmc_device_link *link, u32 flags);
+bool dmc_pm_runtime_move_begin(struct dmc_device *dev, struct dmc_device *np);
+void dmc_pm_runtime_move_end(struct dmc_device *dev, struct dmc_device *old,
+			     struct dmc_device *np, bool active, bool moved);
 void dmc_pm_runtime_link_added(struct dmc_device *supplier, u32 flags);
 void dmc_pm_runtime_link_del(struct dmc_device_link *link);
 bool dmc_pm_runtime_sleep_begin(struct dmc_device *dev);

@@ -42,6 +42,11 @@
  * power order change under it, as the invariant checker reads them),
  * dmc_dpm_mutex and dmc_tree_mutex.
  *
+ * Runtime PM: a move holds the device's runtime PM still (disabled) and,
+ * if it is active, moves its count from the old parent's active children
+ * to the new one's, resumed for it (runtime_ops.c); Linux's leaves the
+ * counts with the old parent.
+ *
  * Neither may be called with a lock of this list held, nor from a
  * suspend or resume callback, nor (move) holding the device lock of the
  * device or of its new parent, as from their probe.
@@ -408,8 +413,10 @@ int dmc_device_move(struct dmc_device *dev, struct dmc_device *new_parent,
 		    enum dmc_dpm_order dpm_order)
 {
 	struct dmc_kobject *dir, *old_kobj = NULL, *glue = NULL;
+	struct dmc_device *old_parent;
 	struct dmc_class *cls = NULL;
 	char *devpath_old = NULL;
+	bool rpm_active;
 	int err;
 
 	if (!dev || !dev->p || !dmc_dpm_order_name(dpm_order)) {
@@ -460,8 +467,13 @@ int dmc_device_move(struct dmc_device *dev, struct dmc_device *new_parent,
 		dir = &dmc_devices_kset->kobj;
 	}
 	devpath_old = dmc_kobject_devpath_old(&dev->kobj);
+	/* Runtime PM: the active-children count moves with the device. */
+	old_parent = dmc_device_get(dev->parent);
+	rpm_active = dmc_pm_runtime_move_begin(dev, new_parent);
 	err = devpath_old ? dmc_device_move_locked(dev, new_parent, dir, dpm_order,
 						   &old_kobj) : -ENOMEM;
+	dmc_pm_runtime_move_end(dev, old_parent, new_parent, rpm_active, !err);
+	dmc_device_put(old_parent);
 	if (!err)
 		dmc_kobject_send_move(&dev->kobj, devpath_old);
 	else

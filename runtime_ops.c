@@ -489,6 +489,56 @@ void dmc_pm_runtime_link_add(struct dmc_device_link *link)
 }
 
 /*
+ * device_move.c, before a move, with the device locks held: hold @dev's
+ * runtime PM still (disabled, which waits for a transition under way),
+ * and if @dev is active, resume and hold @np, its new parent, which is
+ * to count it. Linux's device_move() leaves the counts alone (an active
+ * device's old parent keeps counting it, its new one never does); dmcore
+ * moves the count with the device. Return: whether @dev is active; pass
+ * it to dmc_pm_runtime_move_end().
+ */
+bool dmc_pm_runtime_move_begin(struct dmc_device *dev, struct dmc_device *np)
+{
+	struct dmc_dev_pm_info *pw = dmc_pw(dev);
+	bool active;
+	int ret;
+
+	dmc_pm_runtime_disable(dev);
+	spin_lock_irq(&pw->lock);
+	active = pw->runtime_status == DMC_RPM_ACTIVE;
+	spin_unlock_irq(&pw->lock);
+	if (active && np) {
+		ret = dmc_pm_runtime_get_sync(np);
+		if (ret < 0 && ret != -EACCES)
+			pr_warn_ratelimited("dmcore: move of '%s': runtime resume of the new parent '%s' failed: %d\n",
+					    dmc_dev_name(dev), dmc_dev_name(np), ret);
+	}
+	return active;
+}
+
+/*
+ * After the move: @moved says whether @dev's parent changed from @old
+ * (referenced by the caller) to @np. An active device's count goes from
+ * @old to @np; @np is let go, @dev's runtime PM enabled again, and @old
+ * asked whether it may idle now.
+ */
+void dmc_pm_runtime_move_end(struct dmc_device *dev, struct dmc_device *old,
+			     struct dmc_device *np, bool active, bool moved)
+{
+	if (active && moved) {
+		if (old)
+			atomic_add_unless(&dmc_pw(old)->child_count, -1, 0);
+		if (np)
+			atomic_inc(&dmc_pw(np)->child_count);
+	}
+	if (active && np)
+		dmc_pm_runtime_put(np);
+	dmc_pm_runtime_enable(dev);
+	if (active && moved && old)
+		dmc_pm_request_idle(old);
+}
+
+/*
  * link.c, links mutex held: an add with @flags (PM_RUNTIME among them)
  * found @link there already, whose flags are not merged yet. As Linux's
  * device_link_add(): the link becomes a runtime-PM one, and RPM_ACTIVE

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <dmcore/invariants.h>
+#include <dmcore/pm_runtime.h>
 #include "model_util.h"
 
 /* The link @name in the directory at @dir_path, or NULL. */
@@ -944,6 +945,41 @@ static int device_move_test_init(struct kunit *test)
 	return dmm_init(test, "mv");
 }
 
+/*
+ * Runtime PM follows a move: an active device counted by its old parent
+ * is counted by its new one (resumed for it) after the move, so the old
+ * parent may suspend and the new one may not while the device is active.
+ */
+static void device_move_carries_runtime_pm_count(struct kunit *test)
+{
+	struct dmm_dev *p1 = dmm_dev_new(test, "p1", NULL, NULL, NULL);
+	struct dmm_dev *p2 = dmm_dev_new(test, "p2", NULL, NULL, NULL);
+	struct dmm_dev *x = dmm_dev_new(test, "x", NULL, p1, NULL);
+
+	dmc_pm_runtime_enable(p1->dev);
+	dmc_pm_runtime_enable(p2->dev);
+	dmc_pm_runtime_enable(x->dev);
+	KUNIT_ASSERT_EQ(test, dmc_pm_runtime_get_sync(x->dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_active_children(p1->dev), 1);
+	KUNIT_EXPECT_TRUE(test, dmc_pm_runtime_status_suspended(p2->dev));
+
+	KUNIT_ASSERT_EQ(test, dmc_device_move(x->dev, p2->dev,
+					      DMC_DPM_ORDER_DEV_AFTER_PARENT), 0);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_active_children(p1->dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_active_children(p2->dev), 1);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_status(p2->dev), DMC_RPM_ACTIVE);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_suspend(p2->dev), -EBUSY);
+	KUNIT_EXPECT_GE(test, dmc_pm_runtime_suspend(p1->dev), 0);	/* 1: done already */
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_status(x->dev), DMC_RPM_ACTIVE);
+
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_put_sync(x->dev), 0);
+	KUNIT_EXPECT_EQ(test, dmc_pm_runtime_active_children(p2->dev), 0);
+	dmc_pm_runtime_disable(x->dev);
+	dmc_pm_runtime_disable(p2->dev);
+	dmc_pm_runtime_disable(p1->dev);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(DMC_INV_QUIESCENT), 0U);
+}
+
 static struct kunit_case device_move_test_cases[] = {
 	KUNIT_CASE(device_rename_updates_every_index),
 	KUNIT_CASE(device_rename_refused_changes_nothing),
@@ -957,6 +993,7 @@ static struct kunit_case device_move_test_cases[] = {
 	KUNIT_CASE(device_move_vs_delete_new_parent),
 	KUNIT_CASE(device_move_vs_suspend_all),
 	KUNIT_CASE(device_rename_vs_bind_unbind),
+	KUNIT_CASE(device_move_carries_runtime_pm_count),
 	{}
 };
 
