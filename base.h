@@ -61,7 +61,17 @@
  *                               of that device. A probe may add child
  *                               devices, so device locks nest parent over
  *                               child; lockdep is told not to validate them,
- *                               as Linux does for struct device.
+ *                               as Linux does for struct device. Two more
+ *                               nestings exist: dmc_device_move() takes the
+ *                               new parent's lock over the device's, and a
+ *                               consumer's bound probe takes its suppliers'
+ *                               locks for their sync_state() (link_state.c)
+ *                               - a move of a probing consumer under its
+ *                               own supplier can deadlock on them (known,
+ *                               README "Today's model"). Runtime PM's
+ *                               power.lock (a spinlock, runtime.c) is
+ *                               innermost but for its atomics, taken inside
+ *                               dmc_links_mutex and the device lock.
  *   priv->mutex      (mutex)    a class's interfaces, its glue directory;
  *                               held across its interfaces' add_dev and
  *                               remove_dev callbacks, as Linux holds the
