@@ -288,6 +288,12 @@ static void rt_deep_chain_resumes_top_down(struct kunit *test)
 		d[i] = rt_dev(test, &w, dmm_str(test, "n%d", i), prev);
 		prev = d[i];
 	}
+	/*
+	 * Each probe resumed the whole chain above it; rt_dev() waits for the
+	 * parent only, the ancestors idle one after another, asynchronously.
+	 */
+	for (i = ARRAY_SIZE(d) - 1; i >= 0; i--)
+		KUNIT_ASSERT_TRUE(test, rt_wait_status(d[i], DMC_RPM_SUSPENDED));
 	for (i = 0; i < ARRAY_SIZE(d); i++)
 		base[i] = atomic_read(&rt(d[i])->resumes);
 	dmm_log_clear(test);

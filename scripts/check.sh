@@ -35,7 +35,9 @@
 #
 # Logs: .build/logs/ (the kernel console and script output of every guest
 # run, build and lint logs); their paths are printed on failure.
-# Environment: DMC_KUNIT_TIMEOUT (default 900 s, per KUnit run),
+# Environment: DMC_KUNIT_TIMEOUT (default 1500 s per KUnit run: the
+# suites take about a minute on an idle host, but a busy one slowed a
+# run tenfold once),
 # DMC_RELEASE_DELAY_MS (20, for kunit-delayed), DMC_INTEGRATION_TIMEOUT
 # (600 s per script), DMC_STOCK_TIMEOUT (300 s).
 set -uo pipefail
@@ -45,7 +47,7 @@ DMC_STAGE=check
 LOGS="$DMC_BUILD/logs"
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
-KUNIT_TIMEOUT=${DMC_KUNIT_TIMEOUT:-900}
+KUNIT_TIMEOUT=${DMC_KUNIT_TIMEOUT:-1500}
 RELEASE_DELAY_MS=${DMC_RELEASE_DELAY_MS:-20}
 STOCK_TIMEOUT=${DMC_STOCK_TIMEOUT:-300}
 INTEGRATION_TIMEOUT=${DMC_INTEGRATION_TIMEOUT:-600}
@@ -55,9 +57,15 @@ S_PASS=0 S_FAIL=0 S_SKIP=0
 ROWS=()
 declare -A STAGE_OK=()
 FAIL_LOGS=()
+FIRST_FAILS=()
+NOTES=()
 
 pass() { echo "  PASS  $*"; S_PASS=$((S_PASS + 1)); }
-fail() { echo "  FAIL  $*"; S_FAIL=$((S_FAIL + 1)); }
+fail() {
+	echo "  FAIL  $*"
+	S_FAIL=$((S_FAIL + 1))
+	[ ${#FIRST_FAILS[@]} -ge 20 ] || FIRST_FAILS+=("$*")
+}
 skip() { echo "  SKIP  $*"; S_SKIP=$((S_SKIP + 1)); }
 indent() { sed 's/^/        /'; }
 # show FILE [N] -- the first N lines of FILE, indented, noting the rest.
@@ -424,6 +432,26 @@ kunit_view() {
 	done
 }
 
+# kunit_hang_note LABEL CONSOLELOG -- where the KUnit guest was when it
+# timed out or died: the suite and the last case with a result, and the
+# first hung-task report (stack included), kept for the summary.
+kunit_hang_note() {
+	local label=$1 con=$2 suite last hung loaded end
+	[ -s "$con" ] || return 0
+	suite=$(grep -E '^\[ *[0-9.]+\]     # Subtest: ' "$con" | tail -n 1 | sed 's/.*# Subtest: //')
+	last=$(grep -E '^\[ *[0-9.]+\]     (not )?ok [0-9]+ ' "$con" | tail -n 1 | sed 's/^\[ *[0-9.]*\] *//')
+	loaded=$(grep -m1 -E 'dmcore: loaded' "$con" | sed -E 's/^\[ *([0-9]+)\..*/\1/')
+	end=$(grep -E '^\[ *[0-9]+\.' "$con" | tail -n 1 | sed -E 's/^\[ *([0-9]+)\..*/\1/')
+	NOTES+=("$label: the guest stopped in suite '${suite:-none}' after case '${last:-none}'")
+	# On an idle host dmcore loads about 8 s after the kernel starts and
+	# the suites take about a minute: far more says the host was busy.
+	NOTES+=("$label: dmcore loaded at ${loaded:-?} s of guest uptime (about 8 s on an idle host); the console ends at ${end:-?} s")
+	hung=$(awk '/INFO: task .* blocked for more than/ { n = 60 } n > 0 { print; n-- }' "$con" |
+		sed 's/^\[ *[0-9.]*\] //' | grep -v -E '^ *(<|R[A-Z0-9]{2}:|RSP|RAX|RDX|RBP|R1[0-5]|R[89]:)' | head -n 50)
+	[ -z "$hung" ] || NOTES+=("$label: first hung-task report(s):" "$(printf '%s\n' "$hung" | sed 's/^/  /')")
+	printf '  %s\n' "${NOTES[@]}"
+}
+
 # run_kunit LABEL [VM.SH OPTIONS...] -- the KUnit guest, its cases (each
 # "LABEL: suite: case"), kmemleak, log scan and clean exit; logs are
 # $LOGS/LABEL-*.log.
@@ -437,6 +465,7 @@ run_kunit() {
 		--log "$con" 2>"$vml" | tee "$out" | kunit_view
 	rc=${PIPESTATUS[0]}
 	guest_status "$label" "$rc" "$out" "$vml"
+	[ "$rc" = 0 ] || kunit_hang_note "$label" "$con"
 
 	while read -r kind a b c d; do
 		[ "$kind" = CASE ] && c="$c${d:+ $d}"
@@ -669,6 +698,16 @@ echo "== summary =="
 printf '%-14s %-8s %7s %7s %7s %8s\n' stage result time passed failed skipped
 printf '%s\n' "${ROWS[@]}"
 echo "total time: $(($(date +%s) - all_start))s"
+# The first failures again, and the notes that explain them, at the end
+# where a reader of a cut-off log (CI shows its head and tail) finds them.
+if [ ${#FIRST_FAILS[@]} -gt 0 ]; then
+	echo "first failures:"
+	printf '  %s\n' "${FIRST_FAILS[@]}" | cut -c1-300
+fi
+if [ ${#NOTES[@]} -gt 0 ]; then
+	echo "notes on them:"
+	printf '%s\n' "${NOTES[@]}" | sed 's/^/  /'
+fi
 if [ $T_FAIL -gt 0 ] && [ ${#FAIL_LOGS[@]} -gt 0 ]; then
 	echo "logs of what failed:"
 	printf '%s\n' "${FAIL_LOGS[@]}" | awk '!seen[$0]++' | sed 's/^/  /'
