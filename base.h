@@ -61,14 +61,12 @@
  *                               of that device. A probe may add child
  *                               devices, so device locks nest parent over
  *                               child; lockdep is told not to validate them,
- *                               as Linux does for struct device. Two more
- *                               nestings exist: dmc_device_move() takes the
- *                               new parent's lock over the device's, and a
- *                               consumer's bound probe takes its suppliers'
- *                               locks for their sync_state() (link_state.c)
- *                               - a move of a probing consumer under its
- *                               own supplier can deadlock on them (known,
- *                               README "Today's model"). Runtime PM's
+ *                               as Linux does for struct device. One more
+ *                               nesting exists: dmc_device_move() takes the
+ *                               new parent's lock over the device's. A
+ *                               consumer's probe takes no supplier's lock:
+ *                               the sync_state() it makes due runs from the
+ *                               probe worker (link_state.c). Runtime PM's
  *                               power.lock (a spinlock, runtime.c) is
  *                               innermost but for its atomics, taken inside
  *                               dmc_links_mutex and the device lock.
@@ -992,7 +990,9 @@ void dmc_link_init_status(struct dmc_device_link *link);
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
 void dmc_device_links_driver_bound(struct dmc_device *dev,
-				   struct dmc_devvec *autoprobe);
+				   struct dmc_devvec *autoprobe,
+				   struct dmc_devvec *sync);
+void dmc_device_links_call_sync_state(struct dmc_device *dev);
 void dmc_device_links_no_driver(struct dmc_device *dev);
 bool dmc_device_links_busy(struct dmc_device *dev);
 void dmc_device_links_driver_cleanup(struct dmc_device *dev);

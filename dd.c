@@ -329,12 +329,13 @@ static bool dmc_device_probe_ready(struct dmc_device *dev)
 }
 
 static void dmc_autoprobe(struct dmc_device *dev);
+static void dmc_sync_state_queue(struct dmc_device *dev);
 
 /* The probe succeeded: record the binding and tell everyone. */
 static void dmc_driver_bound(struct dmc_device *dev)
 {
 	struct dmc_driver *drv = dev->driver;
-	struct dmc_devvec autoprobe = {};
+	struct dmc_devvec autoprobe = {}, sync = {};
 	size_t i;
 
 	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver, false))
@@ -343,10 +344,13 @@ static void dmc_driver_bound(struct dmc_device *dev)
 	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);
 	dmc_sysfs_link(&drv->p->kobj, dev->kobj.name, &dev->kobj);
 	dmc_deferred_probe_del(dev);
-	dmc_device_links_driver_bound(dev, &autoprobe);
+	dmc_device_links_driver_bound(dev, &autoprobe, &sync);
 	for (i = 0; i < autoprobe.n; i++)
 		dmc_autoprobe(autoprobe.v[i]);	/* takes the reference */
 	dmc_devvec_free(&autoprobe);
+	for (i = 0; i < sync.n; i++)
+		dmc_sync_state_queue(sync.v[i]);	/* takes the reference */
+	dmc_devvec_free(&sync);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
 	/* Waiters on this device, and everyone who named nothing. */
@@ -804,6 +808,40 @@ static void dmc_autoprobe(struct dmc_device *dev)
 	INIT_WORK(&ap->work, dmc_async_probe_fn);
 	ap->dev = dev;
 	dmc_probe_queue(&ap->work);
+}
+
+/* A supplier's sync_state() made due by a consumer's binding. */
+struct dmc_sync_work {
+	struct work_struct work;
+	struct dmc_device *dev;
+};
+
+static void dmc_sync_state_fn(struct work_struct *work)
+{
+	struct dmc_sync_work *sw = container_of(work, struct dmc_sync_work, work);
+
+	dmc_device_links_call_sync_state(sw->dev);
+	dmc_device_put(sw->dev);
+	kfree(sw);
+	dmc_probe_work_done();
+}
+
+/*
+ * Call @dev's sync_state() from the probe worker, under its own device
+ * lock only (link_state.c says why); dmc_wait_for_device_probe() waits
+ * for it. Takes the caller's reference on @dev.
+ */
+static void dmc_sync_state_queue(struct dmc_device *dev)
+{
+	struct dmc_sync_work *sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+
+	if (!sw) {	/* the allocator warned; this binding is not synced */
+		dmc_device_put(dev);
+		return;
+	}
+	INIT_WORK(&sw->work, dmc_sync_state_fn);
+	sw->dev = dev;
+	dmc_probe_queue(&sw->work);
 }
 
 /* Retry the devices deferred.c queued, until none is left. */

@@ -32,7 +32,10 @@
  *
  * sync_state(): once a bound supplier's managed consumers are all bound
  * (their links ACTIVE), its bus's or driver's sync_state() is called, with
- * its device lock held, once per binding (dev->p->state_synced). Between
+ * its device lock held, once per binding (dev->p->state_synced): from
+ * dd.c's probe worker when a consumer's binding made it due (the
+ * consumer's lock is held there), directly when the supplier's own
+ * binding did or a resume does. Between
  * dmc_device_links_supplier_sync_state_pause() and _resume() the calls
  * wait on a list, to be made by the last resume.
  */
@@ -144,30 +147,43 @@ static void __dmc_links_queue_sync_state(struct dmc_device *dev,
 }
 
 /*
- * Call the sync_state() of the devices on @list, each under its device
- * lock (@locked's is held by the caller), if still in the binding it was
- * queued for. No links mutex held. Puts the references.
+ * Call @dev's sync_state() if it is still in the binding it was queued
+ * for. Its device lock held (bind_seq changes under it too).
  */
-static void dmc_links_flush_sync_list(struct dmc_devvec *list,
-				      struct dmc_device *locked)
+static void __dmc_links_call_sync_state(struct dmc_device *dev)
 {
-	struct dmc_device *dev;
+	if (dev->driver && READ_ONCE(dev->p->bind_seq) == dev->p->sync_seq) {
+		if (dev->bus && dev->bus->sync_state)
+			dev->bus->sync_state(dev);
+		else if (dev->driver->sync_state)
+			dev->driver->sync_state(dev);
+	}
+}
+
+/**
+ * dmc_device_links_call_sync_state() - make a queued sync_state() call
+ * @dev: a device dmc_device_links_driver_bound() handed back, referenced
+ *
+ * Takes @dev's device lock for the call; the caller holds no device lock
+ * (dd.c's worker) and puts its reference after.
+ */
+void dmc_device_links_call_sync_state(struct dmc_device *dev)
+{
+	dmc_device_lock(dev);
+	__dmc_links_call_sync_state(dev);
+	dmc_device_unlock(dev);
+}
+
+/*
+ * Call the sync_state() of the devices on @list, each under its device
+ * lock. No links mutex and no device lock held. Puts the references.
+ */
+static void dmc_links_flush_sync_list(struct dmc_devvec *list)
+{
 	size_t i;
 
-	for (i = 0; i < list->n; i++) {
-		dev = list->v[i];
-		if (dev != locked)
-			dmc_device_lock(dev);
-		/* bind_seq changes under the device lock too. */
-		if (dev->driver && READ_ONCE(dev->p->bind_seq) == dev->p->sync_seq) {
-			if (dev->bus && dev->bus->sync_state)
-				dev->bus->sync_state(dev);
-			else if (dev->driver->sync_state)
-				dev->driver->sync_state(dev);
-		}
-		if (dev != locked)
-			dmc_device_unlock(dev);
-	}
+	for (i = 0; i < list->n; i++)
+		dmc_device_links_call_sync_state(list->v[i]);
 	dmc_devvec_put_all(list);
 }
 
@@ -175,16 +191,23 @@ static void dmc_links_flush_sync_list(struct dmc_devvec *list,
  * dmc_device_links_driver_bound() - a device's probe succeeded
  * @dev: the device, its device lock held, dev->driver set
  * @autoprobe: gets the consumers to probe (AUTOPROBE_CONSUMER), referenced
+ * @sync: gets the suppliers whose sync_state() is due, referenced
  *
  * Its consumer links become AVAILABLE, its supplier links ACTIVE (a
- * SYNC_STATE_ONLY one goes), then the sync_state() of every supplier
- * (and of @dev) whose consumers are all bound now is called.
+ * SYNC_STATE_ONLY one goes). @dev's own sync_state() is called here if
+ * due (no consumer holds it); the suppliers' go to @sync, for the caller
+ * to call from a worker with dmc_device_links_call_sync_state(): with
+ * @dev's lock held, taking a supplier's would nest a device lock under
+ * another against the tree order (a consumer may be moved under its
+ * supplier, which takes the supplier's lock, then the consumer's).
+ * Linux calls them here, nested; the difference is in README.
  */
 void dmc_device_links_driver_bound(struct dmc_device *dev,
-				   struct dmc_devvec *autoprobe)
+				   struct dmc_devvec *autoprobe,
+				   struct dmc_devvec *sync)
 {
 	struct dmc_device_link *link, *ln;
-	struct dmc_devvec sync = {};
+	struct dmc_devvec self = {};
 	struct dmc_device *sup;
 
 	mutex_lock(&dmc_links_mutex);
@@ -215,11 +238,13 @@ void dmc_device_links_driver_bound(struct dmc_device *dev,
 			__dmc_link_drop_managed(link);
 		else
 			WRITE_ONCE(link->status, DMC_DL_STATE_ACTIVE);
-		__dmc_links_queue_sync_state(sup, &sync);
+		__dmc_links_queue_sync_state(sup, sync);
 	}
-	__dmc_links_queue_sync_state(dev, &sync);
+	__dmc_links_queue_sync_state(dev, &self);
 	mutex_unlock(&dmc_links_mutex);
-	dmc_links_flush_sync_list(&sync, dev);
+	if (self.n)
+		__dmc_links_call_sync_state(dev);
+	dmc_devvec_put_all(&self);
 }
 
 /* @dev has no driver (any more): its supplier links follow. Links mutex. */
@@ -434,7 +459,7 @@ void dmc_device_links_supplier_sync_state_resume(void)
 	}
 out:
 	mutex_unlock(&dmc_links_mutex);
-	dmc_links_flush_sync_list(&sync, NULL);
+	dmc_links_flush_sync_list(&sync);
 }
 EXPORT_SYMBOL_GPL(dmc_device_links_supplier_sync_state_resume);
 

@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
+#include <dmcore/invariants.h>
 #include "model_util.h"
 
 #define ST(x)	DMC_DL_STATE_##x
@@ -657,33 +658,108 @@ static void ml_race_link_remove_vs_autoremove_loop(struct kunit *test)
 }
 
 /* sync_state() parked: a consumer's unbind waits, the call is not repeated. */
-static void ml_race_sync_state_vs_consumer_unbind(struct kunit *test)
+/*
+ * A consumer's binding makes its supplier's sync_state() due: it runs in
+ * the probe worker under the supplier's lock alone. The consumer's unbind
+ * does not wait for it; the supplier's unbind does.
+ */
+static void ml_race_sync_state_vs_unbinds(struct kunit *test)
 {
 	struct ml_pair p;
-	struct ml_thread t = {};
+	struct ml_thread tc = {}, ts = {};
+	bool tc_done;
 
 	ml_pair(test, &p, false, false);
 	ml_add(test, &p, 0);
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, p.dc), 0);
 	dmc_wait_for_device_probe();	/* the consumer deferred */
 	ml.park_sync = true;
-	/* The consumer's binding, in the deferred worker, calls sync_state(). */
+	/* The consumer's binding, in the deferred worker, makes it due. */
 	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, p.ds), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ml.parked, 10 * HZ));
 	KUNIT_EXPECT_TRUE(test, ml.sync_saw_driver);
-	t.dev = p.c->dev;
-	ml_start(test, &t);
-	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&t.done, HZ / 5));
+	KUNIT_EXPECT_TRUE(test, ml_bound(p.c));
+	/* The consumer's lock is free: its unbind goes through. */
+	tc.dev = p.c->dev;
+	ml_start(test, &tc);
+	tc_done = wait_for_completion_timeout(&tc.done, 10 * HZ);
+	KUNIT_EXPECT_TRUE(test, tc_done);
+	KUNIT_EXPECT_FALSE(test, ml_bound(p.c));
+	/* The supplier's unbind waits for its sync_state(). */
+	ts.dev = p.s->dev;
+	ml_start(test, &ts);
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&ts.done, HZ / 5));
 	KUNIT_EXPECT_TRUE(test, ml_bound(p.s));
 	WRITE_ONCE(ml.park_sync, false);
 	complete(&ml.release);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&t.done, 10 * HZ));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ts.done, 10 * HZ));
+	/* If tc waited for the sync_state() after all, it is done now. */
+	if (!tc_done)
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&tc.done, 10 * HZ));
 	dmc_wait_for_device_probe();
-	KUNIT_EXPECT_FALSE(test, ml_bound(p.c));
+	KUNIT_EXPECT_FALSE(test, ml_bound(p.s));
 	KUNIT_EXPECT_EQ(test, atomic_read(&ml.syncs), 1);
-	KUNIT_EXPECT_TRUE(test, dmc_dev_state_synced(p.s->dev));
+	KUNIT_EXPECT_FALSE(test, dmc_dev_state_synced(p.s->dev));
+	/* Bound again, consumer too: one call for the new binding. */
+	ml_attach(test, p.s);
 	ml_attach(test, p.c);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ml.syncs), 2);
+	KUNIT_EXPECT_TRUE(test, dmc_dev_state_synced(p.s->dev));
+}
+
+struct ml_move {
+	struct completion done;
+	struct dmc_device *dev, *parent;
+	int ret;
+};
+
+static int ml_move_fn(void *data)
+{
+	struct ml_move *m = data;
+
+	m->ret = dmc_device_move(m->dev, m->parent, DMC_DPM_ORDER_DEV_AFTER_PARENT);
+	complete(&m->done);
+	return 0;
+}
+
+/*
+ * The consumer's probe ends while the consumer is being moved under its
+ * supplier: the move holds the supplier's lock and waits for the
+ * consumer's; the probe, holding the consumer's, makes the supplier's
+ * sync_state() due. Called there, it would wait for the supplier's lock
+ * (ABBA); from the worker, both finish.
+ */
+static void ml_race_move_under_supplier_vs_consumer_probe(struct kunit *test)
+{
+	struct ml_pair p;
+	struct ml_move m = {};
+	struct task_struct *k;
+
+	ml_pair(test, &p, false, false);
+	ml_add(test, &p, 0);
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, p.dc), 0);
+	dmc_wait_for_device_probe();	/* the consumer deferred */
+	ml.park_probe = p.c->dev;
+	/* The supplier binds; the deferred worker probes the consumer, parked. */
+	KUNIT_ASSERT_EQ(test, dmm_drv_register(test, p.ds), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ml.parked, 10 * HZ));
+	KUNIT_ASSERT_EQ(test, atomic_read(&ml.syncs), 0);
+	init_completion(&m.done);
+	m.dev = p.c->dev;
+	m.parent = p.s->dev;
+	k = kthread_run(ml_move_fn, &m, "ml-move");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	/* The move waits for the consumer's lock, the probe holds it. */
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&m.done, HZ / 5));
+	complete(&ml.release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&m.done, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, m.ret, 0);
+	dmc_wait_for_device_probe();
+	KUNIT_EXPECT_TRUE(test, ml_bound(p.c));
+	KUNIT_EXPECT_PTR_EQ(test, p.c->dev->parent, p.s->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ml.syncs), 1);
+	KUNIT_EXPECT_PTR_EQ(test, ml.synced, p.s->dev);
+	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
 }
 
 static struct kunit_case ml_cases[] = {
@@ -708,7 +784,8 @@ static struct kunit_case ml_cases[] = {
 	KUNIT_CASE(ml_race_supplier_unbind_vs_consumer_probe),
 	KUNIT_CASE(ml_race_link_del_vs_autoremove),
 	KUNIT_CASE(ml_race_link_remove_vs_autoremove_loop),
-	KUNIT_CASE(ml_race_sync_state_vs_consumer_unbind),
+	KUNIT_CASE(ml_race_sync_state_vs_unbinds),
+	KUNIT_CASE(ml_race_move_under_supplier_vs_consumer_probe),
 	{}
 };
 
