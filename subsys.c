@@ -409,7 +409,8 @@ err_put:
 }
 EXPORT_SYMBOL_GPL(dmc_bus_register);
 
-static int dmc_bus_remove_one_device(struct dmc_device *dev, void *data)
+/* A walk's callback at a bus's or class's unregistration: the member goes. */
+static int dmc_subsys_del_member(struct dmc_device *dev, void *data)
 {
 	dmc_device_del(dev);
 	return 0;
@@ -449,7 +450,7 @@ void dmc_bus_unregister(struct dmc_bus_type *bus)
 	smp_mb();	/* clear before reading the count; pairs with dmc_bus_active_get() */
 	wait_var_event(&priv->active, !atomic_read(&priv->active));
 
-	dmc_bus_walk_devices(bus, NULL, dmc_bus_remove_one_device);
+	dmc_bus_walk_devices(bus, NULL, dmc_subsys_del_member);
 	dmc_klist_iter_start(&priv->klist_drivers, &it);
 	while ((n = dmc_klist_iter_next(&it))) {
 		dmc_wait_for_device_probe();
@@ -657,12 +658,6 @@ int dmc_class_register(struct dmc_class *cls)
 }
 EXPORT_SYMBOL_GPL(dmc_class_register);
 
-static int dmc_class_remove_one(struct dmc_device *dev, void *data)
-{
-	dmc_device_del(dev);
-	return 0;
-}
-
 /**
  * dmc_class_unregister() - unregister a class and delete its members
  * @cls: a registered class
@@ -684,7 +679,7 @@ void dmc_class_unregister(struct dmc_class *cls)
 	}
 	priv = cls->p;
 	WARN_ON(!list_empty(&priv->interfaces));
-	dmc_class_walk_devices(cls, NULL, dmc_class_remove_one);
+	dmc_class_walk_devices(cls, NULL, dmc_subsys_del_member);
 
 	WRITE_ONCE(cls->p, NULL);
 	WRITE_ONCE(priv->class, NULL);
