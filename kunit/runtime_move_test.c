@@ -570,7 +570,7 @@ static int rm_mv_fn(void *arg)
 	struct rm_mv *m = arg;
 
 	m->ret = dmc_device_move(m->dev, m->np, DMC_DPM_ORDER_NONE);
-	complete(&m->done);
+	complete_all(&m->done);		/* waited for twice */
 	return 0;
 }
 
