@@ -791,7 +791,9 @@ reparent:
 	parent = NULL;
 	dmc_rpm_held_release(&held);
 	spin_lock_irq(&pw->lock);
-	rpmflags &= ~DMC_RPM_DEPS_DONE;
+	/* Our own walk again; a caller's (a walk of its own) is not redone. */
+	if (walked)
+		rpmflags &= ~DMC_RPM_DEPS_DONE;
 	walked = false;
 	goto repeat;
 }
