@@ -1035,6 +1035,7 @@ void dmc_pm_runtime_probe_end(struct dmc_device *dev);
 void dmc_pm_runtime_link_add(struct dmc_device_link *link);
 void dmc_pm_runtime_link_merge(struct dmc_device_link *link, u32 flags);
 bool dmc_pm_runtime_move_begin(struct dmc_device *dev, struct dmc_device *np);
+void dmc_pm_runtime_set_parent(struct dmc_device *dev, struct dmc_device *np);
 void dmc_pm_runtime_move_end(struct dmc_device *dev, struct dmc_device *old,
 			     struct dmc_device *np, bool active, bool moved);
 void dmc_pm_runtime_link_added(struct dmc_device *supplier, u32 flags);

@@ -361,7 +361,7 @@ static int dmc_device_move_locked(struct dmc_device *dev, struct dmc_device *np,
 		goto out;
 	}
 	dmc_device_leave_parent(dev);
-	WRITE_ONCE(dev->parent, np);
+	dmc_pm_runtime_set_parent(dev, np);	/* and the runtime count */
 	/* Cannot fail: the list was made by dmc_device_children_prepare(). */
 	WARN_ON_ONCE(dmc_device_join_parent(dev));
 out:

@@ -25,6 +25,28 @@
  *    after clearing dev->driver, so no callback of a driver runs once its
  *    device is unbound.
  *
+ * The parent: dmc_device_move() changes dev->parent of a device in use,
+ * and drops its reference on the old parent when done; that parent may be
+ * deleted and freed right after. So, unlike Linux (whose rpm_resume()
+ * uses dev->parent after dropping power.lock with no reference), every
+ * read of dev->parent here is one the move cannot overtake, and the
+ * parent is held (dmc_device_get()) for as long as it is used:
+ *  - the move writes dev->parent under the device's power.lock
+ *    (dmc_pm_runtime_set_parent()) and under dmc_links_mutex; a read
+ *    under either lock takes its device reference before dropping it
+ *    (rpm_suspend(), dmc_rpm_resume(), __dmc_pm_runtime_set_status(); the
+ *    dependency walk, dmc_rpm_next_dep());
+ *  - the active-children count follows the same rule: it is changed on
+ *    the parent read in the same power.lock section that changes the
+ *    status, and the move carries an active device's count from the old
+ *    parent to the new one in the section that changes dev->parent, so
+ *    the count is on one parent, the right one, whatever the interleaving;
+ *  - a resume whose parent changed while it had dropped power.lock (the
+ *    move runs in full there: the device is not RESUMING yet) lets the
+ *    old parent go and starts over with the new one.
+ * The hooks of probe (dmc_pm_runtime_probe_begin/end) read dev->parent
+ * under the device lock, which the move takes too.
+ *
  * Locking: a device's power.lock is a spinlock, taken with interrupts off
  * (the autosuspend hrtimer takes it in hard interrupt context), never
  * held across a callback, as Linux's. A parent's is taken inside a
@@ -318,6 +340,18 @@ void dmc_rpm_held_release(struct dmc_rpm_held *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* Is @dev among the devices @h holds? */
+static bool dmc_rpm_held_has(const struct dmc_rpm_held *h,
+			     const struct dmc_device *dev)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (h->devs[i] == dev)
+			return true;
+	return false;
+}
+
 /* Would @dev, a dependency, be resumed by Linux's recursion? */
 static bool dmc_rpm_dep_needs_resume(struct dmc_device *dev, bool as_parent)
 {
@@ -339,6 +373,7 @@ static struct dmc_device *dmc_rpm_next_dep(struct dmc_rpm_frame *f,
 	struct dmc_device_link *link;
 
 	if (!f->parent_done) {
+		/* Stable: the move writes it under dmc_links_mutex too. */
 		f->parent_done = true;
 		if (f->dev->parent && parent_too) {
 			*as_parent = true;
@@ -567,8 +602,14 @@ repeat:
 
 	pw->runtime_status = DMC_RPM_SUSPENDED;
 	dmc_rpm_deactivate_timer(pw);
+	/*
+	 * Read with the status change, under power.lock, as the move's
+	 * write: the count drops on the parent that has it. Held for the
+	 * idle check below, made with our lock dropped, when a move may
+	 * have let that parent go (see the top of this file).
+	 */
 	if (dev->parent) {
-		parent = dev->parent;
+		parent = dmc_device_get(dev->parent);
 		atomic_add_unless(&dmc_pw(parent)->child_count, -1, 0);
 	}
 	wake_up_all(&pw->wait_queue);
@@ -594,6 +635,11 @@ repeat:
 		spin_lock_irq(&pw->lock);
 	}
 out:
+	if (parent) {
+		spin_unlock_irq(&pw->lock);
+		dmc_device_put(parent);
+		spin_lock_irq(&pw->lock);
+	}
 	return retval;
 
 fail:
@@ -618,6 +664,7 @@ int dmc_rpm_resume(struct dmc_device *dev, int rpmflags)
 	struct dmc_rpm_held held = {};
 	struct dmc_device *parent = NULL;
 	struct dmc_dev_pm_info *ppw;
+	bool walked = false;
 	dmc_rpm_cb callback;
 	int retval = 0;
 
@@ -668,6 +715,7 @@ repeat:
 	/* What the device depends on first, held until we are done. */
 	if (!(rpmflags & DMC_RPM_DEPS_DONE) && (dev->parent || pw->links_count)) {
 		rpmflags |= DMC_RPM_DEPS_DONE;
+		walked = true;
 		spin_unlock_irq(&pw->lock);
 		retval = dmc_rpm_resume_deps(dev, true, &held);
 		spin_lock_irq(&pw->lock);
@@ -676,8 +724,20 @@ repeat:
 		goto repeat;
 	}
 
+	/*
+	 * The parent, read under power.lock as the move writes it, held
+	 * (a device reference, so that a move and a deletion of the old
+	 * parent while our lock is dropped free nothing we use, and a
+	 * usage reference) until the end. A move completed while the lock
+	 * was dropped leaves @parent stale: it is let go and the resume
+	 * starts over, its dependencies walked again for the new parent,
+	 * so that the count goes to the parent @dev has when it becomes
+	 * active (a move waits for RESUMING to end: no move from there).
+	 */
+	if (parent && parent != dev->parent)
+		goto reparent;
 	if (!parent && dev->parent) {
-		parent = dev->parent;
+		parent = dmc_device_get(dev->parent);
 		ppw = dmc_pw(parent);
 		spin_unlock(&pw->lock);
 		dmc_pm_runtime_get_noresume(parent);
@@ -687,6 +747,11 @@ repeat:
 			retval = -EBUSY;
 		spin_unlock(&ppw->lock);
 		spin_lock(&pw->lock);
+		/* Our walk resumed another parent: moved meanwhile. */
+		if (retval && walked && !dmc_rpm_held_has(&held, parent)) {
+			retval = 0;
+			goto reparent;
+		}
 		if (retval)
 			goto out;
 		goto repeat;
@@ -710,12 +775,27 @@ repeat:
 out:
 	if (parent || held.n) {
 		spin_unlock_irq(&pw->lock);
-		if (parent)
+		if (parent) {
 			dmc_pm_runtime_put(parent);
+			dmc_device_put(parent);
+		}
 		dmc_rpm_held_release(&held);
 		spin_lock_irq(&pw->lock);
 	}
 	return retval;
+
+reparent:
+	spin_unlock_irq(&pw->lock);
+	dmc_pm_runtime_put(parent);
+	dmc_device_put(parent);
+	parent = NULL;
+	dmc_rpm_held_release(&held);
+	spin_lock_irq(&pw->lock);
+	/* Our own walk again; a caller's (a walk of its own) is not redone. */
+	if (walked)
+		rpmflags &= ~DMC_RPM_DEPS_DONE;
+	walked = false;
+	goto repeat;
 }
 
 static void dmc_rpm_work(struct work_struct *work)

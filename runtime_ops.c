@@ -54,7 +54,6 @@ int __dmc_pm_runtime_set_status(struct dmc_device *dev, unsigned int status)
 	if (status != DMC_RPM_ACTIVE && status != DMC_RPM_SUSPENDED)
 		return -EINVAL;
 	pw = dmc_pw(dev);
-	parent = dev->parent;
 	spin_lock_irq(&pw->lock);
 	if (pw->runtime_error || pw->disable_depth)
 		pw->disable_depth++;
@@ -77,7 +76,16 @@ int __dmc_pm_runtime_set_status(struct dmc_device *dev, unsigned int status)
 		dmc_rpm_held_release(&held);
 	}
 
+	/*
+	 * The parent is read here, under power.lock with the status change,
+	 * not before: a move (which runtime PM disabled does not hold off)
+	 * writes dev->parent under this lock and carries an active device's
+	 * count in the same section, so the count changes on the parent
+	 * that has @dev. Held for the idle request made after the unlock:
+	 * the move may let it go and a deletion free it meanwhile.
+	 */
 	spin_lock_irq(&pw->lock);
+	parent = dmc_device_get(dev->parent);
 	if (pw->runtime_status == status || !parent)
 		goto out_set;
 	if (status == DMC_RPM_SUSPENDED) {
@@ -109,6 +117,7 @@ out:
 	spin_unlock_irq(&pw->lock);
 	if (notify_parent)
 		dmc_pm_request_idle(parent);
+	dmc_device_put(parent);
 	if (status == DMC_RPM_SUSPENDED) {
 		mutex_lock(&dmc_links_mutex);
 		__dmc_rpm_put_suppliers(dev, true);
@@ -455,6 +464,7 @@ void dmc_pm_runtime_remove(struct dmc_device *dev)
  */
 void dmc_pm_runtime_probe_begin(struct dmc_device *dev)
 {
+	/* dev->parent: stable under the device lock, which a move takes. */
 	dmc_pm_runtime_get_noresume(dev);
 	if (dev->parent)
 		dmc_pm_runtime_get_sync(dev->parent);
@@ -517,24 +527,50 @@ bool dmc_pm_runtime_move_begin(struct dmc_device *dev, struct dmc_device *np)
 }
 
 /*
- * After the move: @moved says whether @dev's parent changed from @old
- * (referenced by the caller) to @np. An active device's count goes from
- * @old to @np; @np is let go, @dev's runtime PM enabled again, and @old
- * asked whether it may idle now.
+ * device_move.c, dmc_links_mutex and the device locks held, between
+ * dmc_pm_runtime_move_begin() and _end(): @dev's parent becomes @np. The
+ * write is made under @dev's power.lock, with the active-children count
+ * of an active @dev carried from the old parent to @np in the same
+ * section: runtime.c reads dev->parent under that lock (and takes a
+ * reference before dropping it) and changes the count in the section
+ * that changes the status, so no reader uses a parent it has not
+ * referenced and the count stays on the parent @dev has. The caller
+ * drops its reference on the old parent only after this (see runtime.c).
+ * Reading the status here rather than at move_begin() covers a status
+ * set meanwhile by __dmc_pm_runtime_set_status() (runtime PM disabled
+ * does not hold that off); the resume and suspend paths cannot be under
+ * way (move_begin() disabled runtime PM, waiting for them).
  */
-void dmc_pm_runtime_move_end(struct dmc_device *dev, struct dmc_device *old,
-			     struct dmc_device *np, bool active, bool moved)
+void dmc_pm_runtime_set_parent(struct dmc_device *dev, struct dmc_device *np)
 {
-	if (active && moved) {
+	struct dmc_dev_pm_info *pw = dmc_pw(dev);
+	struct dmc_device *old;
+
+	spin_lock_irq(&pw->lock);
+	old = dev->parent;
+	if (pw->runtime_status == DMC_RPM_ACTIVE && old != np) {
 		if (old)
 			atomic_add_unless(&dmc_pw(old)->child_count, -1, 0);
 		if (np)
 			atomic_inc(&dmc_pw(np)->child_count);
 	}
+	WRITE_ONCE(dev->parent, np);
+	spin_unlock_irq(&pw->lock);
+}
+
+/*
+ * After the move: @moved says whether @dev's parent changed from @old
+ * (referenced by the caller) to @np; the count moved with it
+ * (dmc_pm_runtime_set_parent()). @np is let go, @dev's runtime PM
+ * enabled again, and @old asked whether it may idle now.
+ */
+void dmc_pm_runtime_move_end(struct dmc_device *dev, struct dmc_device *old,
+			     struct dmc_device *np, bool active, bool moved)
+{
 	if (active && np)
 		dmc_pm_runtime_put(np);
 	dmc_pm_runtime_enable(dev);
-	if (active && moved && old)
+	if (moved && old)
 		dmc_pm_request_idle(old);
 }
 
