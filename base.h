@@ -806,7 +806,8 @@ struct dmc_device_link {
 	/*
 	 * The link as a device of class "devlink" (devlink.c), as Linux's
 	 * link_dev: once initialized (@has_dev) the link is freed by its
-	 * release, after the last reference; @dev_added while registered.
+	 * release, after the last reference (its devices are put when it is
+	 * deleted); @dev_added while registered.
 	 * @sup_tnode and @con_tnode put it on the supplier's and consumer's
 	 * devlink lists while its symlinks are shown (dmc_tree_mutex);
 	 * @sup_len is the length of the supplier's part of its name

@@ -17,9 +17,9 @@
  *
  * Lifetime: the link is embedded in its device. It is registered under
  * dmc_links_mutex, as Linux registers link_dev under its links lock, and
- * unregistered where link.c freed the link before (no core lock held);
- * its release puts both devices and frees the link, so a reader holding
- * the link's device (an open attribute) keeps the link's memory.
+ * unregistered where link.c freed the link before (no core lock held),
+ * which then puts both devices; its release frees the link, so a reader
+ * holding the link's device (an open attribute) keeps the link's memory.
  *
  * link.c reaches this file through dmc_links_set_view()'s hooks: it calls
  * no symbol here, so that device_add.c (which deletes a device's links)
@@ -111,14 +111,14 @@ static struct dmc_attribute *devlink_attrs[] = {
 };
 DMC_ATTRIBUTE_GROUPS(devlink);
 
-/* The last reference on the link's device: put both devices, free the link. */
+/*
+ * The last reference on the link's device: free the link. Its devices
+ * were put when it was deleted (link.c), so their references come back
+ * then, whatever holds the link's device.
+ */
 static void devlink_dev_release(struct dmc_device *dev)
 {
-	struct dmc_device_link *link = to_devlink(dev);
-
-	dmc_device_put(link->consumer);
-	dmc_device_put(link->supplier);
-	kfree(link);
+	kfree(to_devlink(dev));
 }
 
 struct dmc_class dmc_devlink_class = {

@@ -350,20 +350,24 @@ static void __dmc_link_unlink(struct dmc_device_link *link)
 }
 
 /*
- * Free a link that is no longer on any list: its device's release frees
- * it (and puts both devices) once it has one, as Linux's
- * devlink_dev_release(). No core lock held: the unregistration runs the
- * device deletion.
+ * Free a link that is no longer on any list and drop its references on
+ * both devices. Once it has a device, the device's release frees it, so
+ * a reader of the device's attributes keeps the link's memory; the
+ * devices are put now, as before the link had a device (nothing reads
+ * them through an unlinked link). No core lock held: the unregistration
+ * runs the device deletion.
  */
 static void dmc_link_discard(struct dmc_device_link *link)
 {
-	if (link->has_dev) {
-		dmc_devlink_view->discard(link);
-		return;
-	}
-	dmc_device_put(link->consumer);
-	dmc_device_put(link->supplier);
-	kfree(link);
+	struct dmc_device *consumer = link->consumer;
+	struct dmc_device *supplier = link->supplier;
+
+	if (link->has_dev)
+		dmc_devlink_view->discard(link);	/* may free @link */
+	else
+		kfree(link);
+	dmc_device_put(consumer);
+	dmc_device_put(supplier);
 }
 
 static void dmc_link_free(struct dmc_device_link *link)

@@ -340,6 +340,14 @@ check "device_links: x0 -> w0 active again" grep -qx "x0	w0	active	autoprobe-con
 check "state_synced file: 0 for x0 (no sync_state)" grep -qx 0 "$D/x0/state_synced"
 run "link del autoprobe link" "link del /devices/x0 /devices/w0"
 expect "$EINVAL" "sync-state-only link to a consumer that probed" "link add /devices/x0 /devices/w0 flags=sync-state-only"
+# A link's device name past 255 bytes: refused, nothing left.
+LA=$(printf 'l%.0s' $(seq 1 150)) LB=$(printf 'm%.0s' $(seq 1 150))
+run "device add, a 150-byte name" "device add $LA"
+run "device add, another" "device add $LB"
+expect "$ENAMETOOLONG" "link add whose device name would pass 255 bytes" "link add /devices/$LA /devices/$LB"
+check "devlink: nothing left of the refused link" sh -c "! ls '$DL' | grep -q '$LA'"
+run "device del, the long name" "device del /devices/$LA"
+run "device del, the other" "device del /devices/$LB"
 
 run "driver add with suspend=ok" "driver add dp bus=b1 match=p*"
 run "device add p0" "device add p0 bus=b1"
