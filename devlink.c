@@ -229,17 +229,30 @@ static const struct dmc_devlink_view dmc_devlink_view_ops = {
  * dmc_devlink_init() - register the class "devlink", as Linux's
  * devlink_class_init()
  *
- * Links added from now on are its devices. At load, before any device.
+ * Links added from now on are its devices, under devices/virtual/devlink,
+ * made now. At load, before any device.
  *
- * Return: 0 or dmc_class_register()'s errno.
+ * Return: 0, -ENOMEM, or dmc_class_register()'s errno.
  */
 int dmc_devlink_init(void)
 {
+	struct dmc_kobject *glue;
 	int err;
 
 	err = dmc_class_register(&dmc_devlink_class);
 	if (err)
 		return err;
+	/*
+	 * devices/virtual/devlink from the start: a glue directory stays
+	 * until its class goes, so the objects alive after the first link
+	 * are those alive before it (the torture run's census).
+	 */
+	glue = dmc_class_glue_dir(&dmc_devlink_class);
+	if (!glue) {
+		dmc_class_unregister(&dmc_devlink_class);
+		return -ENOMEM;
+	}
+	dmc_class_glue_dir_put(&dmc_devlink_class, glue, false);
 	dmc_links_set_view(&dmc_devlink_view_ops);
 	return 0;
 }
