@@ -244,6 +244,7 @@ static void devlink_name_clash_fails_cleanly(struct kunit *test)
 					 b, NULL, NULL);
 	struct dmm_dev *c2 = dmm_dev_new(test, "z", b, NULL, NULL);
 	struct dmc_device_link *link;
+	const char *name;
 
 	link = dmc_device_link_add(c1->dev, s1->dev, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(link));
@@ -251,8 +252,8 @@ static void devlink_name_clash_fails_cleanly(struct kunit *test)
 	link = dmc_device_link_add(c2->dev, s2->dev, 0);
 	KUNIT_EXPECT_EQ(test, IS_ERR(link) ? PTR_ERR(link) : 0L, (long)-EEXIST);
 	KUNIT_EXPECT_NULL(test, dmc_device_link_find(c2->dev, s2->dev));
-	KUNIT_EXPECT_NULL(test, dmc_kobject_find_link(&s2->dev->kobj,
-			  dmm_str(test, "consumer:%s:%s", b->name, dmc_dev_name(c2->dev))));
+	name = dmm_str(test, "consumer:%s:%s", b->name, dmc_dev_name(c2->dev));
+	KUNIT_EXPECT_NULL(test, dmc_kobject_find_link(&s2->dev->kobj, name));
 	dl_expect_shown(test, b, s1, c1, true);
 	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
 	dmm_dev_unregister(c1);
@@ -267,13 +268,13 @@ static void devlink_symlink_name_taken_fails_cleanly(struct kunit *test)
 	struct dmm_bus *b = dmm_bus_new(test, "bus");
 	struct dmm_dev *s = dmm_dev_new(test, "s", b, NULL, NULL);
 	struct dmm_dev *c = dmm_dev_new(test, "c", b, NULL, NULL);
+	const char *name = dmm_str(test, "consumer:%s:%s", b->name, dmc_dev_name(c->dev));
 	struct dmm_dev *k;
 	struct dmc_device_link *link;
 
-	k = dmm_dev_new(test, dmm_str(test, "%s-consumer", "k"), NULL, s, NULL);
+	k = dmm_dev_new(test, "k", NULL, s, NULL);
 	/* The child takes the symlink's name under the supplier. */
-	KUNIT_ASSERT_EQ(test, dmc_device_rename(k->dev, dmm_str(test, "consumer:%s:%s",
-					b->name, dmc_dev_name(c->dev))), 0);
+	KUNIT_ASSERT_EQ(test, dmc_device_rename(k->dev, name), 0);
 	link = dmc_device_link_add(c->dev, s->dev, 0);
 	KUNIT_EXPECT_EQ(test, IS_ERR(link) ? PTR_ERR(link) : 0L, (long)-EEXIST);
 	KUNIT_EXPECT_NULL(test, dmc_device_link_find(c->dev, s->dev));
@@ -282,8 +283,7 @@ static void devlink_symlink_name_taken_fails_cleanly(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dmc_device_rename(k->dev, "k2"), 0);
 	link = dmc_device_link_add(c->dev, s->dev, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(link));
-	KUNIT_EXPECT_EQ(test, dmc_device_rename(k->dev, dmm_str(test, "consumer:%s:%s",
-					b->name, dmc_dev_name(c->dev))), -EEXIST);
+	KUNIT_EXPECT_EQ(test, dmc_device_rename(k->dev, name), -EEXIST);
 	KUNIT_EXPECT_EQ(test, dmc_check_invariants(0), 0U);
 	dmm_dev_unregister(k);
 	dmm_dev_unregister(c);
