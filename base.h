@@ -756,6 +756,10 @@ struct dmc_device_private {
 	unsigned int bind_seq;
 	unsigned int sync_seq;
 	struct dmc_dev_pm_info power;
+	/* The devlink view (devlink.c), under dmc_tree_mutex: */
+	struct list_head devlink_cons;	/* shown links to consumers (->sup_tnode) */
+	struct list_head devlink_sups;	/* shown links to suppliers (->con_tnode) */
+	struct dmc_device_link *devlink; /* a link's device: its link, while shown */
 };
 
 /* Linux's enum dl_dev_state: a device's binding, as its links see it. */
@@ -797,6 +801,54 @@ struct dmc_device_link {
 	unsigned int stateless_refs;
 	struct llist_node dead;		/* freed by a worker (link.c) */
 	refcount_t rpm_active;		/* 1 + runtime refs on the supplier */
+	/*
+	 * The link as a device of class "devlink" (devlink.c), as Linux's
+	 * link_dev: once initialized (@has_dev) the link is freed by its
+	 * release, after the last reference (its devices are put when it is
+	 * deleted); @dev_added while registered.
+	 * @sup_tnode and @con_tnode put it on the supplier's and consumer's
+	 * devlink lists while its symlinks are shown (dmc_tree_mutex);
+	 * @sup_len is the length of the supplier's part of its name
+	 * ("<bus>:<name>" before "--").
+	 */
+	struct dmc_device link_dev;
+	struct list_head sup_tnode;
+	struct list_head con_tnode;
+	u16 sup_len;
+	bool has_dev;
+	bool dev_added;
+};
+
+/*
+ * The name of @link's symlink in its supplier's directory ("consumer:"
+ * and the consumer's part of the link's name) or, with !@in_supplier, in
+ * its consumer's ("supplier:" and the supplier's part), into @buf.
+ * Return: as snprintf().
+ */
+static inline int dmc_devlink_symlink_name(const struct dmc_device_link *link,
+					   bool in_supplier, char *buf, size_t size)
+{
+	const char *name = link->link_dev.kobj.name;
+
+	if (in_supplier)
+		return snprintf(buf, size, "consumer:%s", name + link->sup_len + 2);
+	return snprintf(buf, size, "supplier:%.*s", (int)link->sup_len, name);
+}
+
+/* A symlink name's buffer: "supplier:" or "consumer:" and a device name. */
+#define DMC_DEVLINK_SYMLINK_MAX	(DMC_NAME_MAX + 1)
+
+/*
+ * The devlink view's hooks (devlink.c, dmc_links_set_view()), so link.c
+ * needs no symbol of device_add.c, which deletes links.
+ * @add: register @link's device; dmc_links_mutex held. On failure the
+ *	link is left for @discard.
+ * @discard: unregister (or only put) @link's device, which frees the link
+ *	at its release; no core lock held.
+ */
+struct dmc_devlink_view {
+	int (*add)(struct dmc_device_link *link);
+	void (*discard)(struct dmc_device_link *link);
 };
 
 extern const struct dmc_kobj_type dmc_device_ktype;
@@ -1002,6 +1054,12 @@ void dmc_device_links_purge(struct dmc_device *dev);
 int dmc_links_depends_on(struct dmc_device *from, struct dmc_device *to);
 int dmc_links_reorder_to_tail(struct dmc_device *dev, struct dmc_devvec *held);
 void dmc_device_links_show(struct seq_file *m);	/* the tree's device_links */
+void dmc_links_set_view(const struct dmc_devlink_view *view);
+
+/* devlink.c: links as devices of class "devlink" */
+extern struct dmc_class dmc_devlink_class;
+int dmc_devlink_init(void);
+void dmc_devlink_exit(void);
 
 /* runtime.c: runtime PM's state machine, its internals for runtime_ops.c */
 int dmc_pm_runtime_wq_init(void);

@@ -178,6 +178,8 @@ int dmc_device_private_init(struct dmc_device *dev)
 	INIT_LIST_HEAD(&p->suppliers);
 	INIT_LIST_HEAD(&p->consumers);
 	INIT_LIST_HEAD(&p->defer_sync);
+	INIT_LIST_HEAD(&p->devlink_cons);
+	INIT_LIST_HEAD(&p->devlink_sups);
 	spin_lock_init(&p->devres_lock);
 	INIT_LIST_HEAD(&p->devres_head);
 	p->power_state = DMC_POWER_ON;

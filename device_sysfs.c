@@ -424,6 +424,48 @@ int dmc_device_list_walk_links(struct dmc_kobject *dir, struct dmc_klist *k,
 }
 
 /*
+ * The devlink symlinks (devlink.c): in a link's device "supplier" and
+ * "consumer", in a supplier "consumer:<bus>:<name>" and in a consumer
+ * "supplier:<bus>:<name>" to the link's device, for the links shown
+ * (link.c puts them on the lists under dmc_tree_mutex once the link's
+ * device is in the tree, both ends alive, and takes them off before
+ * either leaves it).
+ */
+static int dmc_device_walk_devlinks(struct dmc_device *dev, const char *name,
+				    void *data,
+				    int (*fn)(struct dmc_kobject *kobj, const char *name,
+					      struct dmc_kobject *target, void *data))
+{
+	char buf[DMC_DEVLINK_SYMLINK_MAX];
+	struct dmc_device_link *link = dev->p->devlink;
+	struct dmc_kobject *kobj = &dev->kobj;
+	int ret = 0;
+
+	if (link && (!name || !strcmp(name, "supplier")))
+		ret = fn(kobj, "supplier", &link->supplier->kobj, data);
+	if (!ret && link && (!name || !strcmp(name, "consumer")))
+		ret = fn(kobj, "consumer", &link->consumer->kobj, data);
+	if (ret || (name && strncmp(name, "consumer:", 9) &&
+		    strncmp(name, "supplier:", 9)))
+		return ret;
+	list_for_each_entry(link, &dev->p->devlink_cons, sup_tnode) {
+		dmc_devlink_symlink_name(link, true, buf, sizeof(buf));
+		if (!name || !strcmp(name, buf))
+			ret = fn(kobj, buf, &link->link_dev.kobj, data);
+		if (ret)
+			return ret;
+	}
+	list_for_each_entry(link, &dev->p->devlink_sups, con_tnode) {
+		dmc_devlink_symlink_name(link, false, buf, sizeof(buf));
+		if (!name || !strcmp(name, buf))
+			ret = fn(kobj, buf, &link->link_dev.kobj, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * A device's own links: "subsystem" to its bus while on it (else to its
  * class while in it), "driver" to its driver's directory while bound and
  * on the driver's list. Each follows state set before the link is
@@ -453,7 +495,7 @@ static int dmc_device_walk_links(struct dmc_kobject *kobj, const char *name,
 	if (subsys && (!name || !strcmp(name, "subsystem")))
 		ret = fn(kobj, "subsystem", subsys, data);
 	if (ret || (name && strcmp(name, "driver")))
-		return ret;
+		return ret ?: dmc_device_walk_devlinks(dev, name, data, fn);
 	/*
 	 * Not the last reference: the driver's directory leaves the tree
 	 * (under the mutex held here) before its registration's is dropped.
@@ -464,7 +506,7 @@ static int dmc_device_walk_links(struct dmc_kobject *kobj, const char *name,
 		ret = fn(kobj, "driver", &dp->kobj, data);
 	if (dp)
 		dmc_kobject_put(&dp->kobj);
-	return ret;
+	return ret ?: dmc_device_walk_devlinks(dev, name, data, fn);
 }
 
 void dmc_device_remove_links(struct dmc_device *dev)

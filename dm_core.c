@@ -34,7 +34,8 @@ MODULE_PARM_DESC(export, "show the model as a filesystem, at /sys/kernel/debug/d
 
 /*
  * The roots of the tree: devices/ (with devices/virtual/ for parentless
- * class devices), bus/ and class/, each made by its own file.
+ * class devices), bus/ and class/, each made by its own file; then the
+ * class "devlink" of the device links (devlink.c).
  */
 static int __init dmc_roots_init(void)
 {
@@ -49,8 +50,13 @@ static int __init dmc_roots_init(void)
 	err = dmc_classes_init();
 	if (err)
 		goto err_buses;
+	err = dmc_devlink_init();
+	if (err)
+		goto err_classes;
 	return 0;
 
+err_classes:
+	dmc_classes_exit();
 err_buses:
 	dmc_buses_exit();
 err_devices:
@@ -60,6 +66,7 @@ err_devices:
 
 static void dmc_roots_exit(void)
 {
+	dmc_devlink_exit();
 	dmc_classes_exit();
 	dmc_buses_exit();
 	dmc_devices_kset_exit();

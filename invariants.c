@@ -19,7 +19,9 @@
  *    a bus's match index (dmc_driver_srcu) is in registration order with
  *    each entry in its key's bucket;
  *  - the power order (dmc_links_mutex, then dmc_dpm_mutex): parents and
- *    suppliers come before their children and consumers.
+ *    suppliers come before their children and consumers; each link of
+ *    two live devices shows its devlink device and symlinks (with
+ *    dmc_tree_mutex too).
  *
  * The indexes (the tree's (parent, name) index under dmc_tree_mutex, each
  * indexed klist under its lock: the ksets' members, the buses' and
@@ -487,6 +489,23 @@ static void dmc_inv_dpm_after(struct dmc_inv *inv, struct dmc_device_private *p,
 			     p->device->kobj.name, what, pp->device->kobj.name);
 }
 
+/*
+ * A link with its device (devlink.c) and both ends alive shows its
+ * symlinks, its device in the tree; dmc_links_mutex and dmc_tree_mutex
+ * held, so a link is never seen between its publication and its showing.
+ */
+static void dmc_inv_devlink(struct dmc_inv *inv, struct dmc_device_link *link)
+{
+	if (!link->dev_added || READ_ONCE(link->consumer->p->dead) ||
+	    READ_ONCE(link->supplier->p->dead))
+		return;
+	if (link->link_dev.p->devlink != link ||
+	    !dmc_kobject_in_tree(&link->link_dev.kobj))
+		dmc_inv_fail(inv, "link '%s' -> '%s': its device '%s' is not shown",
+			     link->consumer->kobj.name, link->supplier->kobj.name,
+			     link->link_dev.kobj.name);
+}
+
 static void dmc_inv_power_order_one(struct dmc_inv *inv,
 				    struct dmc_device_private *p, long pos)
 {
@@ -503,7 +522,12 @@ static void dmc_inv_power_order_one(struct dmc_inv *inv,
 			dmc_inv_fail(inv, "'%s' links to a released supplier",
 				     dev->kobj.name);
 		dmc_inv_dpm_after(inv, p, pos, link->supplier->p, "supplier");
+		dmc_inv_devlink(inv, link);
 	}
+	list_for_each_entry(link, &p->devlink_sups, con_tnode)
+		if (link->consumer != dev || link->link_dev.p->devlink != link)
+			dmc_inv_fail(inv, "'%s' shows a devlink symlink of another link",
+				     dev->kobj.name);
 }
 
 static void dmc_inv_power_order(struct dmc_inv *inv)
@@ -513,10 +537,12 @@ static void dmc_inv_power_order(struct dmc_inv *inv)
 
 	mutex_lock(&dmc_links_mutex);
 	mutex_lock(&dmc_dpm_mutex);
+	mutex_lock(&dmc_tree_mutex);	/* the devlink view's lists */
 	list_for_each_entry(p, &dmc_dpm_list, dpm_entry)
 		dmc_inv_power_order_one(inv, p, pos++);
 	list_for_each_entry(p, &dmc_dpm_suspended, dpm_entry)
 		dmc_inv_power_order_one(inv, p, pos++);
+	mutex_unlock(&dmc_tree_mutex);
 	mutex_unlock(&dmc_dpm_mutex);
 	mutex_unlock(&dmc_links_mutex);
 }

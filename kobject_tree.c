@@ -167,6 +167,12 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
 	return 0;
 }
 
+static int dmc_name_is_link(struct dmc_kobject *kobj, const char *name,
+			    struct dmc_kobject *target, void *data)
+{
+	return 1;
+}
+
 /**
  * dmc_kobject_name_reserved() - is @name one of @parent's own entries?
  * @parent: a kobject, or NULL for the top level
@@ -177,12 +183,14 @@ static int dmc_name_in_group(struct dmc_kobject *kobj,
  * core makes in it; these share one namespace, as in sysfs, so a child
  * may not take the name of an attribute or attribute group of its
  * parent, nor a link name of its parent's type (under a device, "driver"
- * or "subsystem": dmc_kobj_type.link_names). The same rule refuses to
+ * or "subsystem": dmc_kobj_type.link_names), nor, under a device, a
+ * link derived now (its devlink symlinks). The same rule refuses to
  * bind a device named like a file of the driver (bind, unbind, uevent,
  * the driver's own attributes), where the driver's link to the device
  * would go. Enforced by the core, with
  * or without the debugfs export.
  *
+ * Context: dmc_tree_mutex held when @parent is a device.
  * Return: true if @name is reserved under @parent.
  */
 bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
@@ -195,6 +203,11 @@ bool dmc_kobject_name_reserved(struct dmc_kobject *parent, const char *name)
 		for (link = parent->ktype->link_names; *link; link++)
 			if ((*link)[0] == name[0] && !strcmp(name, *link))
 				return true;
+	/* A device's derived links (its devlink symlinks); dmc_tree_mutex held. */
+	if (dmc_kobj_test_flag(parent, DMC_KOBJ_IS_DEVICE) && parent->ktype &&
+	    parent->ktype->walk_links &&
+	    parent->ktype->walk_links(parent, name, NULL, dmc_name_is_link) > 0)
+		return true;
 	return dmc_kobject_walk_groups(parent, (void *)name, dmc_name_in_group) > 0;
 }
 

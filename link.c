@@ -258,19 +258,122 @@ static struct dmc_device_link *__dmc_link_find(struct dmc_device *consumer,
 	return NULL;
 }
 
+/* ---- the devlink view: links as devices of class "devlink" ---------------- */
+
+/* Set while the class "devlink" is registered (dmc_devlink_init()). */
+static const struct dmc_devlink_view *dmc_devlink_view;
+
+/**
+ * dmc_links_set_view() - set (or with NULL clear) the devlink view's hooks
+ * @view: the devlink view's hooks
+ *
+ * Links added while it is set are devices of class "devlink".
+ * Context: at load and unload, with no link in the model.
+ */
+void dmc_links_set_view(const struct dmc_devlink_view *view)
+{
+	mutex_lock(&dmc_links_mutex);
+	dmc_devlink_view = view;
+	mutex_unlock(&dmc_links_mutex);
+}
+
+/* Announce (@added) or withdraw the four symlinks of a shown @link. */
+static void dmc_link_announce(struct dmc_device_link *link, bool added)
+{
+	char name[DMC_DEVLINK_SYMLINK_MAX];
+	struct dmc_kobject *dev = &link->link_dev.kobj;
+	int i;
+
+	lockdep_assert_held(&dmc_tree_mutex);
+	if (!dmc_listeners_want_links())
+		return;
+	for (i = 0; i < 2; i++) {
+		struct dmc_device *end = i ? link->consumer : link->supplier;
+
+		dmc_devlink_symlink_name(link, !i, name, sizeof(name));
+		if (added) {
+			dmc_listeners_link_added(dev, i ? "consumer" : "supplier",
+						 &end->kobj);
+			dmc_listeners_link_added(&end->kobj, name, dev);
+		} else {
+			dmc_listeners_link_removed(&end->kobj, name);
+			dmc_listeners_link_removed(dev, i ? "consumer" : "supplier");
+		}
+	}
+}
+
+/*
+ * Show @link's symlinks ("supplier" and "consumer" in its device's
+ * directory, "consumer:..." in the supplier's, "supplier:..." in the
+ * consumer's): walk_links() of the devices finds them from now on. Not
+ * when either device's deletion began: its purge may have passed
+ * already. Links mutex held (dmc_tree_mutex nests inside it).
+ */
+static void dmc_link_show(struct dmc_device_link *link)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	if (!link->dev_added)
+		return;
+	mutex_lock(&dmc_tree_mutex);
+	if (!READ_ONCE(link->supplier->p->dead) &&
+	    !READ_ONCE(link->consumer->p->dead)) {
+		list_add_tail(&link->sup_tnode, &link->supplier->p->devlink_cons);
+		list_add_tail(&link->con_tnode, &link->consumer->p->devlink_sups);
+		link->link_dev.p->devlink = link;
+		dmc_link_announce(link, true);
+	}
+	mutex_unlock(&dmc_tree_mutex);
+}
+
+/* Withdraw what dmc_link_show() showed. Links mutex held. */
+static void dmc_link_hide(struct dmc_device_link *link)
+{
+	lockdep_assert_held(&dmc_links_mutex);
+	if (!link->dev_added)
+		return;
+	mutex_lock(&dmc_tree_mutex);
+	if (link->link_dev.p->devlink) {
+		dmc_link_announce(link, false);
+		link->link_dev.p->devlink = NULL;
+		list_del(&link->sup_tnode);
+		list_del(&link->con_tnode);
+	}
+	mutex_unlock(&dmc_tree_mutex);
+}
+
 /* Links mutex held; the caller puts the devices and frees the link. */
 static void __dmc_link_unlink(struct dmc_device_link *link)
 {
+	dmc_link_hide(link);
 	list_del(&link->c_node);
 	list_del(&link->s_node);
+}
+
+/*
+ * Free a link that is no longer on any list and drop its references on
+ * both devices. Once it has a device, the device's release frees it, so
+ * a reader of the device's attributes keeps the link's memory; the
+ * devices are put now, as before the link had a device (nothing reads
+ * them through an unlinked link). No core lock held: the unregistration
+ * runs the device deletion.
+ */
+static void dmc_link_discard(struct dmc_device_link *link)
+{
+	struct dmc_device *consumer = link->consumer;
+	struct dmc_device *supplier = link->supplier;
+
+	if (link->has_dev)
+		dmc_devlink_view->discard(link);	/* may free @link */
+	else
+		kfree(link);
+	dmc_device_put(consumer);
+	dmc_device_put(supplier);
 }
 
 static void dmc_link_free(struct dmc_device_link *link)
 {
 	dmc_pm_runtime_link_del(link);
-	dmc_device_put(link->consumer);
-	dmc_device_put(link->supplier);
-	kfree(link);
+	dmc_link_discard(link);
 }
 
 /*
@@ -471,7 +574,13 @@ static void __dmc_link_merge(struct dmc_device_link *link, u32 flags)
  * Return: the link, or ERR_PTR(-EINVAL) for NULL or unregistered devices,
  * a device linked to itself, a link that would close a cycle, flags
  * refused above, or SYNC_STATE_ONLY with a consumer that probed already;
- * ERR_PTR(-ENOMEM) (nothing changed).
+ * ERR_PTR(-ENAMETOOLONG) when the link's device name
+ * ("<bus>:<supplier>--<bus>:<consumer>", the bus being the class for a
+ * device on no bus, as Linux's dev_bus_name()) or a name of its symlinks
+ * would pass DMC_NAME_MAX; ERR_PTR(-EEXIST) when another link has that
+ * device name (names with ':' or "--" in them can make two pairs'
+ * names alike) or a symlink's name is taken in the supplier's or the
+ * consumer's directory; ERR_PTR(-ENOMEM). Nothing changed on failure.
  */
 struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 					    struct dmc_device *supplier,
@@ -539,18 +648,21 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 		kfree(link);
 		return ERR_PTR(-EINVAL);
 	}
+	link->consumer = dmc_device_get(consumer);
+	link->supplier = dmc_device_get(supplier);
+	link->flags = flags;
+	/* Its device, as Linux registers link_dev under its links lock. */
+	if (!err && dmc_devlink_view)
+		err = dmc_devlink_view->add(link);
 	/* The new link is not on the way down from the consumer. */
 	if (!err)
 		err = dmc_device_reorder_to_tail(consumer, &held);
 	if (err) {
 		mutex_unlock(&dmc_links_mutex);
 		dmc_devvec_put_all(&held);
-		kfree(link);
+		dmc_link_discard(link);
 		return ERR_PTR(err);
 	}
-	link->consumer = dmc_device_get(consumer);
-	link->supplier = dmc_device_get(supplier);
-	link->flags = flags;
 	if (flags & DMC_DL_FLAG_STATELESS) {
 		link->stateless_refs = 1;
 		link->status = DMC_DL_STATE_NONE;
@@ -559,6 +671,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
+	dmc_link_show(link);
 	dmc_pm_runtime_link_add(link);
 	/*
 	 * A deletion of either device that began meanwhile may have looked

@@ -276,10 +276,27 @@ L=$DMC_DIR/device_links
 run "link add" "link add /devices/apple /devices/berry"
 check "device_links: apple -> berry managed, available (berry has no driver)" \
 	grep -qx "apple	berry	available	managed" "$L"
+# ... and as Linux's /sys/class/devlink: a device per link (devlink.c)
+DL=$DMC_DIR/class/devlink
+AB="b1:apple--b1:berry"
+check "devlink: class/devlink/$AB" test -d "$DL/$AB"
+check "devlink: its directory in devices/virtual/devlink" test -d "$D/virtual/devlink/$AB"
+check "devlink: ls class/devlink lists it" sh -c "ls '$DL' | grep -qx '$AB'"
+check "devlink: status available" grep -qx available "$DL/$AB/status"
+check "devlink: auto_remove_on never" grep -qx never "$DL/$AB/auto_remove_on"
+check "devlink: runtime_pm 0" grep -qx 0 "$DL/$AB/runtime_pm"
+check "devlink: sync_state_only 0" grep -qx 0 "$DL/$AB/sync_state_only"
+check "devlink: supplier -> apple" test "$(readlink -f "$DL/$AB/supplier")" = "$(readlink -f "$D/apple")"
+check "devlink: consumer -> berry" test "$(readlink -f "$DL/$AB/consumer")" = "$(readlink -f "$D/berry")"
+check "devlink: apple/consumer:b1:berry -> the link" \
+	test "$(readlink -f "$D/apple/consumer:b1:berry")" = "$(readlink -f "$D/virtual/devlink/$AB")"
+check "devlink: berry/supplier:b1:apple -> the link" test -d "$D/berry/supplier:b1:apple"
 run "link add again: the link, as Linux (no EEXIST)" "link add /devices/apple /devices/berry"
 check "device_links: still one apple -> berry line" test "$(grep -c "^apple	berry	" "$L")" = 1
 run "link del" "link del /devices/apple devices/berry"
 check "device_links: apple -> berry gone" sh -c "! grep -q '^apple	berry	' '$L'"
+check "devlink: the link's device gone" test ! -e "$DL/$AB" -a ! -e "$D/virtual/devlink/$AB"
+check "devlink: its symlinks gone" test ! -e "$D/apple/consumer:b1:berry" -a ! -e "$D/berry/supplier:b1:apple"
 expect "$ENOENT" "link del again" "link del /devices/apple /devices/berry"
 run "link add stateless" "link add /devices/apple /devices/berry flags=stateless"
 run "link add stateless again" "link add /devices/apple /devices/berry flags=stateless"
@@ -296,8 +313,14 @@ run "link del pm-runtime link" "link del /devices/apple /devices/berry"
 X=$DMC_DIR/bus/b1/drivers
 run "link add autoremove-consumer" "link add /devices/x0 /devices/w0 flags=autoremove-consumer"
 check "device_links: x0 -> w0 active" grep -qx "x0	w0	active	autoremove-consumer,managed" "$L"
+check "devlink: x0 -> w0 active, consumer unbind" \
+	sh -c "grep -qx active '$DL/b1:x0--b1:w0/status' && grep -qx 'consumer unbind' '$DL/b1:x0--b1:w0/auto_remove_on'"
 echo w0 >"$X/dw/unbind" 2>/dev/null
 check "autoremove-consumer: w0's unbind took the link" sh -c "! grep -q '^x0	w0	' '$L'"
+# The symlinks go with the unlink; the device with the worker that frees the link.
+check "devlink: autoremove took the symlinks" test ! -e "$D/x0/consumer:b1:w0"
+check "devlink: autoremove took the link's device (a worker's, soon)" \
+	sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do test ! -e '$DL/b1:x0--b1:w0' && exit 0; sleep 0.3; done; exit 1"
 echo w0 >"$X/dw/bind" 2>/dev/null
 check "w0 bound again" bound /devices/w0
 run "link add autoremove-supplier" "link add /devices/x0 /devices/w0 flags=autoremove-supplier"
@@ -317,6 +340,14 @@ check "device_links: x0 -> w0 active again" grep -qx "x0	w0	active	autoprobe-con
 check "state_synced file: 0 for x0 (no sync_state)" grep -qx 0 "$D/x0/state_synced"
 run "link del autoprobe link" "link del /devices/x0 /devices/w0"
 expect "$EINVAL" "sync-state-only link to a consumer that probed" "link add /devices/x0 /devices/w0 flags=sync-state-only"
+# A link's device name past 255 bytes: refused, nothing left.
+LA=$(printf 'l%.0s' $(seq 1 150)) LB=$(printf 'm%.0s' $(seq 1 150))
+run "device add, a 150-byte name" "device add $LA"
+run "device add, another" "device add $LB"
+expect "$ENAMETOOLONG" "link add whose device name would pass 255 bytes" "link add /devices/$LA /devices/$LB"
+check "devlink: nothing left of the refused link" sh -c "! ls '$DL' | grep -q '$LA'"
+run "device del, the long name" "device del /devices/$LA"
+run "device del, the other" "device del /devices/$LB"
 
 run "driver add with suspend=ok" "driver add dp bus=b1 match=p*"
 run "device add p0" "device add p0 bus=b1"
