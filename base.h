@@ -198,6 +198,7 @@
 #include <dmcore/devres.h>
 #include <dmcore/phase.h>
 #include <dmcore/pm_runtime.h>
+#include <dmcore/snapshot.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
 int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size);
@@ -1043,7 +1044,6 @@ void dmc_link_init_status(struct dmc_device_link *link);
 void dmc_model_change_begin(void);
 void dmc_model_change_end(void);
 void dmc_model_changed(void);
-u64 dmc_model_generation(void);
 void dmc_model_freeze(void);
 void dmc_model_thaw(void);
 
@@ -1127,9 +1127,6 @@ extern struct dmc_device_attribute dmc_dev_attr_runtime_usage;
 extern struct dmc_device_attribute dmc_dev_attr_runtime_active_kids;
 extern struct dmc_device_attribute dmc_dev_attr_runtime_enabled;
 extern struct dmc_device_attribute dmc_dev_attr_autosuspend_delay_ms;
-
-/* snapshot.c */
-char *dmc_model_snapshot(size_t *len);
 
 /* power.c */
 void dmc_dpm_add(struct dmc_device *dev);

@@ -31,8 +31,10 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/percpu-rwsem.h>
 
+#include <dmcore/snapshot.h>
 #include "base.h"
 
 DEFINE_STATIC_PERCPU_RWSEM(dmc_model_rwsem);
@@ -82,6 +84,7 @@ u64 dmc_model_generation(void)
 {
 	return atomic64_read(&dmc_model_gen);
 }
+EXPORT_SYMBOL_GPL(dmc_model_generation);
 
 /**
  * dmc_model_freeze() - wait for every change under way, hold off new ones

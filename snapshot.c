@@ -14,13 +14,16 @@
  * dmc_name_lock, the event log's) and dmc_deferred_mutex (a deferral's
  * reason), under which no change of the model is ever begun.
  * The match lines come after the locks are dropped: a bus's match()
- * runs under the device lock, never under the model lock.
+ * runs under the device lock, never under the model lock, and a device
+ * whose lock is taken (a probe under way) is skipped, not waited for.
  */
 
+#include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
+#include <dmcore/snapshot.h>
 #include "base.h"
 
 /* Tries before giving up on a buffer that keeps being too small. */
@@ -43,6 +46,9 @@ struct dmc_snap {
 
 /* Every snapshot's number, for p->snap_mark; under the model lock. */
 static unsigned long dmc_snap_marks;
+
+void (*dmc_snapshot_test_hook)(void);
+EXPORT_SYMBOL_GPL(dmc_snapshot_test_hook);
 
 static __printf(2, 3) void dmc_snap_printf(struct dmc_snap *s, const char *fmt, ...)
 {
@@ -406,7 +412,9 @@ static void dmc_snap_matches(struct dmc_snap *s)
 		m.dev = s->devs[i].dev;
 		if (!m.dev->bus || !dmc_snap_listed(s, m.dev))
 			continue;
-		dmc_device_lock(m.dev);
+		/* Busy (a probe under way, most often): no lines, no wait. */
+		if (!dmc_device_trylock(m.dev))
+			continue;
 		/* Still there (its bus with it) and still unbound? */
 		if (READ_ONCE(m.dev->p->registered) && !dmc_snap_driver(m.dev))
 			dmc_bus_walk_drivers(m.dev->bus, &m, dmc_snap_match_one);
@@ -434,8 +442,13 @@ static int dmc_snap_try(struct dmc_snap *s)
 	mutex_lock(&dmc_links_mutex);
 	dmc_model_freeze();
 	err = dmc_snap_collect(s);
-	if (!err)
+	if (!err) {
+		void (*hook)(void) = READ_ONCE(dmc_snapshot_test_hook);
+
+		if (hook)
+			hook();
 		dmc_snap_model(s);
+	}
 	dmc_model_thaw();
 	mutex_unlock(&dmc_links_mutex);
 	dmc_pm_transition_unlock();
@@ -485,3 +498,4 @@ char *dmc_model_snapshot(size_t *len)
 	*len = s.len;
 	return s.buf;
 }
+EXPORT_SYMBOL_GPL(dmc_model_snapshot);
