@@ -739,7 +739,8 @@ struct dmc_device_private {
 	struct list_head consumers;
 	struct dmc_device *device;
 	unsigned int link_gen;
-	unsigned long snap_mark;	/* snapshot.c, under the model lock */
+	unsigned long snap_mark;	/* snapshot.c, under the model lock: */
+	unsigned int snap_idx;		/* listed in that snapshot, where */
 	enum dmc_power_state power_state;
 	struct task_struct *del_task;
 	bool dead;

@@ -31,13 +31,15 @@
 
 struct dmc_snap_dev {
 	struct dmc_device *dev;
+	char *path;	/* made once, escaped at print */
 	unsigned int depth;
 };
 
 struct dmc_snap {
 	char *buf;
 	size_t len, size;
-	bool overflow;
+	bool overflow;	/* the buffer is full, or @nomem: stop printing */
+	bool nomem;
 	struct dmc_snap_dev *devs;
 	unsigned int ndevs, cap;
 	unsigned long mark;	/* this snapshot's p->snap_mark */
@@ -91,17 +93,20 @@ static void dmc_snap_name(struct dmc_snap *s, const char *str)
 		s->buf[s->len] = '\0';
 }
 
-/* A device's path, "/devices/...", escaped. */
+/* Is @dev on the snapshot's list (a parent listed before it)? */
+static bool dmc_snap_listed(struct dmc_snap *s, struct dmc_device *dev)
+{
+	return dev && dev->p && dev->p->snap_mark == s->mark;
+}
+
+/* A listed device's path, "/devices/...", escaped; "-" for none. */
 static void dmc_snap_path(struct dmc_snap *s, struct dmc_device *dev)
 {
-	char *path = dev ? dmc_kobject_get_path(&dev->kobj, GFP_KERNEL) : NULL;
-
-	if (dev && !path) {
-		s->overflow = true;	/* and out of memory: the retry fails too */
+	if (!dmc_snap_listed(s, dev)) {
+		dmc_snap_name(s, NULL);
 		return;
 	}
-	dmc_snap_name(s, path);
-	kfree(path);
+	dmc_snap_name(s, s->devs[dev->p->snap_idx].path);
 }
 
 /* ---- the devices -------------------------------------------------------- */
@@ -139,6 +144,11 @@ static int dmc_snap_collect(struct dmc_snap *s)
 			s->devs = grown;
 			s->cap = s->cap * 2 + 64;
 		}
+		s->devs[s->ndevs].path = dmc_kobject_get_path(kobj, GFP_KERNEL);
+		if (!s->devs[s->ndevs].path) {
+			err = -ENOMEM;
+			break;
+		}
 		s->devs[s->ndevs].dev = dmc_device_get(dev);
 		s->devs[s->ndevs].depth = 0;
 		for (up = dev->parent; up; up = up->parent)
@@ -152,14 +162,11 @@ static int dmc_snap_collect(struct dmc_snap *s)
 
 static void dmc_snap_put_devices(struct dmc_snap *s)
 {
-	while (s->ndevs)
-		dmc_device_put(s->devs[--s->ndevs].dev);
-}
-
-/* Is @dev on the snapshot's list (a parent listed before it)? */
-static bool dmc_snap_listed(struct dmc_snap *s, struct dmc_device *dev)
-{
-	return dev && dev->p && dev->p->snap_mark == s->mark;
+	while (s->ndevs) {
+		s->ndevs--;
+		kfree(s->devs[s->ndevs].path);
+		dmc_device_put(s->devs[s->ndevs].dev);
+	}
 }
 
 /* Bound: on its driver's list, as the tree's "driver" link shows it. */
@@ -369,8 +376,10 @@ static void dmc_snap_model(struct dmc_snap *s)
 	for (i = 0; i < s->ndevs; i++) {
 		struct dmc_device *dev = s->devs[i].dev;
 
-		if (!dev->parent || dmc_snap_listed(s, dev->parent))
+		if (!dev->parent || dmc_snap_listed(s, dev->parent)) {
 			dev->p->snap_mark = s->mark;
+			dev->p->snap_idx = i;
+		}
 	}
 	dmc_snap_subsystems(s, dmc_bus_kset, true, false);
 	dmc_snap_subsystems(s, dmc_class_kset, false, false);
@@ -429,6 +438,7 @@ static int dmc_snap_try(struct dmc_snap *s)
 
 	s->len = 0;
 	s->overflow = false;
+	s->nomem = false;
 	s->buses = 0;
 	s->classes = 0;
 	s->drivers = 0;
@@ -456,7 +466,7 @@ static int dmc_snap_try(struct dmc_snap *s)
 		dmc_snap_matches(s);
 	dmc_snap_put_devices(s);
 	if (!err && s->overflow)
-		err = -ENOSPC;
+		err = s->nomem ? -ENOMEM : -ENOSPC;
 	if (err) {
 		kvfree(s->buf);
 		s->buf = NULL;

@@ -387,6 +387,7 @@ sweep "unbind file" "" "$DRV/unbind" "fdevb" undo_unbind
 sweep "uevent file (change)" "" "$DEV0/uevent" "change" undo_nothing
 sweep "attribute file" "" "$DEV0/a" "2" undo_attr
 sweep "power/state file (suspend)" "" "$DEV0/power/state" "suspend" undo_power
+sweep "snapshot read" "" READ "$D/snapshot" undo_nothing
 sweep "events read" "" READ "$D/events" undo_nothing
 
 if [ "$(full_snapshot)" = "$f0" ]; then
