@@ -14,6 +14,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -394,13 +395,59 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return 0;
 }
 
-/* The bus's remove, else the driver's. */
+/* The bus's remove, else the driver's, timed. Device lock held. */
 static void dmc_call_remove(struct dmc_device *dev, struct dmc_driver *drv)
 {
-	if (dev->bus->remove)
-		dev->bus->remove(dev);
-	else if (drv->remove)
-		drv->remove(dev);
+	void (*remove)(struct dmc_device *dev) = dev->bus->remove ?: drv->remove;
+	u64 t;
+
+	if (!remove)
+		return;
+	t = ktime_get_ns();
+	remove(dev);
+	WRITE_ONCE(dev->p->remove_ns, ktime_get_ns() - t);
+}
+
+/* The last probe of @dev (device lock held) deferred, none was called. */
+static void dmc_probe_set_deferred(struct dmc_device *dev)
+{
+	WRITE_ONCE(dev->p->probe_status, DMC_PROBE_STATUS(DMC_PROBE_DEFERRED, 0));
+}
+
+/*
+ * A probe call of @dev (device lock held) by @drv (active) took @ns and
+ * ended with @ret (0: bound): the device's last result and duration, the
+ * driver's histogram.
+ */
+static void dmc_probe_record(struct dmc_device *dev, struct dmc_driver *drv,
+			     int ret, u64 ns)
+{
+	struct dmc_driver_private *dp = drv->p;
+	struct dmc_device_private *p = dev->p;
+	enum dmc_probe_result res;
+
+	if (!ret)
+		res = DMC_PROBE_OK;
+	else if (ret == -EPROBE_DEFER)
+		res = DMC_PROBE_DEFERRED;
+	else
+		res = DMC_PROBE_FAILED;
+	WRITE_ONCE(p->probe_status,
+		   DMC_PROBE_STATUS(res, res == DMC_PROBE_FAILED ? abs(ret) : 0));
+	WRITE_ONCE(p->probes, p->probes + 1);
+	WRITE_ONCE(p->probe_ns, ns);
+
+	spin_lock(&dp->hist_lock);
+	dp->hist.count++;
+	if (res == DMC_PROBE_OK)
+		dp->hist.ok++;
+	else if (res == DMC_PROBE_DEFERRED)
+		dp->hist.deferred++;
+	else
+		dp->hist.failed++;
+	dp->hist.total_ns += ns;
+	dp->hist.buckets[dmc_probe_hist_bucket(ns)]++;
+	spin_unlock(&dp->hist_lock);
 }
 
 /* The probe failed: its resources go, and @dev has no driver again. */
@@ -424,6 +471,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	char supplier[DMC_NAME_MAX + 1] dmc_noinit;
 	int trigger, ret;
+	u64 t;
 
 	lockdep_assert_held(&dev->mutex);
 	ret = dmc_really_probe_check(dev, drv);
@@ -446,11 +494,14 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	dmc_pm_runtime_probe_begin(dev);
+	t = ktime_get_ns();
 	ret = dmc_call_probe(dev, drv);
+	t = ktime_get_ns() - t;
 	if (!ret) {
 		/* The driver's files on the device, as Linux's really_probe(). */
 		ret = dmc_device_add_groups(dev, drv->dev_groups);
 		if (!ret) {
+			dmc_probe_record(dev, drv, 0, t);
 			dmc_driver_bound(dev);
 			dmc_pm_runtime_probe_end(dev);
 			return 0;
@@ -460,6 +511,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 		dmc_call_remove(dev, drv);
 	}
 
+	dmc_probe_record(dev, drv, ret, t);
 	dmc_probe_failed(dev);
 	dmc_pm_runtime_probe_end(dev);
 	if (ret == -EPROBE_DEFER)
@@ -470,6 +522,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return ret;
 
 defer:
+	dmc_probe_set_deferred(dev);
 	pr_debug("dmcore: '%s' deferred (%s)\n", dev->kobj.name,
 		 dev->p->waits_for ?: "unnamed");
 	if (dmc_deferred_probe_add(dev, trigger, drv))
@@ -513,6 +566,7 @@ static int dmc_driver_matched(struct dmc_device *dev, struct dmc_driver *drv,
 	if (match == -EPROBE_DEFER) {
 		if (flags & DMC_TRY_PARK_DEFER) {
 			dmc_clear_waits_for(dev);
+			dmc_probe_set_deferred(dev);
 			if (dmc_deferred_probe_add(dev, trigger, NULL))
 				dmc_deferred_kick();
 		}
