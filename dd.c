@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 
 #include "base.h"
+#include "dmc_trace.h"
 
 static struct workqueue_struct *dmc_probe_wq;
 static struct work_struct dmc_deferred_work;
@@ -353,6 +354,7 @@ static void dmc_driver_bound(struct dmc_device *dev)
 		dmc_sync_state_queue(sync.v[i]);	/* takes the reference */
 	dmc_devvec_free(&sync);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
+	trace_dmcore_bind(dev->kobj.name, drv->name);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
 	/* Waiters on this device, and everyone who named nothing. */
 	if (dmc_deferred_trigger(dev->kobj.name, true))
@@ -494,9 +496,11 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	dmc_pm_runtime_probe_begin(dev);
+	trace_dmcore_probe_start(dev->kobj.name, drv->name);
 	t = ktime_get_ns();
 	ret = dmc_call_probe(dev, drv);
 	t = ktime_get_ns() - t;
+	trace_dmcore_probe_end(dev->kobj.name, drv->name, ret, t);
 	if (!ret) {
 		/* The driver's files on the device, as Linux's really_probe(). */
 		ret = dmc_device_add_groups(dev, drv->dev_groups);
@@ -1079,6 +1083,7 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	/* Before the remove, as Linux: their shows may use the driver's data. */
 	dmc_device_remove_groups(dev, drv->dev_groups);
 	dmc_call_remove(dev, drv);
+	trace_dmcore_unbind(dev->kobj.name, drv->name);
 	/* What the driver acquired for the binding, newest first, as Linux. */
 	__dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);

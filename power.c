@@ -38,6 +38,7 @@
 #include <linux/slab.h>
 
 #include "base.h"
+#include "dmc_trace.h"
 
 /* The power order and the suspended list. */
 DEFINE_MUTEX(dmc_dpm_mutex);
@@ -129,7 +130,9 @@ static int dmc_suspend_one(struct dmc_device *dev)
 		u64 t = ktime_get_ns();
 
 		err = drv->suspend(dev);
-		WRITE_ONCE(dev->p->suspend_ns, ktime_get_ns() - t);
+		t = ktime_get_ns() - t;
+		WRITE_ONCE(dev->p->suspend_ns, t);
+		trace_dmcore_suspend(dev->kobj.name, err, t);
 	}
 	if (!err) {
 		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
@@ -156,7 +159,9 @@ static int dmc_resume_one(struct dmc_device *dev)
 		u64 t = ktime_get_ns();
 
 		err = drv->resume(dev);
-		WRITE_ONCE(dev->p->resume_ns, ktime_get_ns() - t);
+		t = ktime_get_ns() - t;
+		WRITE_ONCE(dev->p->resume_ns, t);
+		trace_dmcore_resume(dev->kobj.name, err, t);
 	}
 	if (err)
 		pr_warn_ratelimited("dmcore: resume of '%s' failed: %d\n",

@@ -152,7 +152,7 @@ lint_w1() {
 # own floor and of floors below it, never above. Every object file of
 # dmcore.ko must be placed here.
 declare -A FLOOR=(
-	[hashtab]=0 [phase]=0 [escape]=0
+	[hashtab]=0 [phase]=0 [escape]=0 [trace]=0
 	[klist]=1
 	[kobject]=2 [kobject_tree]=2 [kobject_attr]=2 [kobject_group]=2 [kobject_links]=2 [kobject_debug]=2 [kset]=2 [listener]=2
 	[event]=2
