@@ -3,9 +3,9 @@
  * The tree's own files, at its root: events (the event log; a reader
  * blocks for new events and may poll), control (commands that build and
  * take down a model, control.c) and stats (live objects by type, events
- * sent, queued and dropped, each driver's probe-latency histogram), shown at the root of the filesystem
- * (dmcfs.c); also the rules its attribute files follow at open and on an
- * error.
+ * sent, queued and dropped, each driver's probe-latency histogram),
+ * shown at the root of the filesystem (dmcfs.c); also the rules its
+ * attribute files follow at open and on an error.
  */
 
 #include <linux/fs.h>
