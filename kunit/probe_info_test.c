@@ -219,7 +219,7 @@ static void pi_probe_duration_and_bucket(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->count, 1UL);
 	KUNIT_EXPECT_GE(test, h->total_ns, 20 * PI_MS);
 	KUNIT_EXPECT_EQ(test, dmc_probe_hist_bound_us(15), 32768UL);
-	/* msleep(20) under emulation may take more, never 32 ms less. */
+	/* msleep(20) may take longer under emulation: bucket 15 below 32 ms. */
 	if (info->probe_ns < 32 * PI_MS)
 		KUNIT_EXPECT_EQ(test, h->buckets[15], 1UL);
 	for (i = 0; i < DMC_PROBE_HIST_BUCKETS; i++)
@@ -253,19 +253,19 @@ static int (*pi_orig_resume)(struct dmc_device *dev);
 
 static void pi_slow_remove(struct dmc_device *dev)
 {
-	msleep(10);
+	msleep(20);
 	pi_orig_remove(dev);
 }
 
 static int pi_slow_suspend(struct dmc_device *dev)
 {
-	msleep(12);
+	msleep(22);
 	return pi_orig_suspend(dev);
 }
 
 static int pi_slow_resume(struct dmc_device *dev)
 {
-	msleep(14);
+	msleep(24);
 	return pi_orig_resume(dev);
 }
 
@@ -288,18 +288,18 @@ static void pi_remove_suspend_resume_durations(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, dmc_device_suspend(a->dev), 0);
 	info = pi_info(test, a);
-	KUNIT_EXPECT_GE(test, info->suspend_ns, 12 * PI_MS);
+	KUNIT_EXPECT_GE(test, info->suspend_ns, 22 * PI_MS);
 	KUNIT_EXPECT_EQ(test, info->resume_ns, 0ULL);
 	KUNIT_ASSERT_EQ(test, dmc_device_resume(a->dev), 0);
 	info = pi_info(test, a);
-	KUNIT_EXPECT_GE(test, info->resume_ns, 14 * PI_MS);
+	KUNIT_EXPECT_GE(test, info->resume_ns, 24 * PI_MS);
 	KUNIT_EXPECT_EQ(test, info->remove_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->suspends), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->resumes), 1);
 
 	dmc_device_release_driver(a->dev);
 	info = pi_info(test, a);
-	KUNIT_EXPECT_GE(test, info->remove_ns, 10 * PI_MS);
+	KUNIT_EXPECT_GE(test, info->remove_ns, 20 * PI_MS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	/* Still the last probe's result: unbinding is no probe. */
 	KUNIT_EXPECT_EQ(test, info->result, DMC_PROBE_OK);
