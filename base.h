@@ -777,11 +777,11 @@ struct dmc_device_private {
 	bool offline;
 	u8 links_status;
 	bool state_synced;
+	u32 probe_status;		/* in the hole before @defer_sync */
 	struct list_head defer_sync;
 	unsigned int bind_seq;
 	unsigned int sync_seq;
 	struct dmc_dev_pm_info power;
-	u32 probe_status;
 	unsigned long probes;
 	u64 probe_ns, remove_ns, suspend_ns, resume_ns;
 	/* The devlink view (devlink.c), under dmc_tree_mutex: */
