@@ -6,7 +6,8 @@
  * remove, suspend and resume callbacks (dmc_device_probe_info()), and a
  * driver's probe-latency histogram (dmc_driver_probe_hist(), the walk
  * stats prints). One case races the readers against a device bound,
- * unbound, deferred and failed over and over from a kthread. Names are
+ * unbound, deferred and failed over and over from a kthread, one the walk
+ * over every driver against buses and drivers coming and going. Names are
  * "pi<N>-<name>".
  */
 #include <kunit/test.h>
@@ -512,11 +513,98 @@ static void pi_readers_race_bind_unbind_defer(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&r->bad), 0, "%s", r->bad_what);
 	KUNIT_EXPECT_GT(test, atomic_read(&r->reads), 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&r->walks), 0);
+	kunit_info(test, "%d reads, %d walks during %d rounds\n",
+		   atomic_read(&r->reads), atomic_read(&r->walks), PI_RACE_ROUNDS);
 	/* Every attach above probed: 1 at the add, 2 per round at least. */
 	KUNIT_EXPECT_GE(test, pi_info(test, r->x)->probes, 1UL + 2 * PI_RACE_ROUNDS);
 	KUNIT_EXPECT_EQ(test, pi_hist(test, r->d)->count, pi_info(test, r->x)->probes);
 	dmm_dev_unregister(r->x);
 	kfree(r);
+}
+
+/* ---- the walk against buses and drivers coming and going ---------------------- */
+
+struct pi_churn {
+	const char *prefix;	/* this test's names: "pi<N>-" */
+	bool stop;
+	struct completion done;
+	atomic_t walks, ours, bad;
+};
+
+static int pi_churn_fn(const char *bus, const char *drv,
+		       const struct dmc_probe_hist *h, void *data)
+{
+	struct pi_churn *c = data;
+
+	/* Names and counts read while their owners may be leaving. */
+	if (!strlen(bus) || !strlen(drv) ||
+	    h->count != h->ok + h->failed + h->deferred)
+		atomic_inc(&c->bad);
+	if (!strncmp(drv, c->prefix, strlen(c->prefix))) {
+		atomic_inc(&c->ours);
+		usleep_range(20, 50);	/* hold the references a while */
+	}
+	return 0;
+}
+
+static int pi_churn_walker(void *data)
+{
+	struct pi_churn *c = data;
+
+	while (!READ_ONCE(c->stop)) {
+		dmc_probe_hist_walk(c, pi_churn_fn);
+		atomic_inc(&c->walks);
+		cond_resched();
+	}
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * dmc_probe_hist_walk() on another CPU while buses and drivers (each with
+ * a bound device, so its histogram counts) are registered and unregistered:
+ * no use after free (KASAN), each copy consistent.
+ */
+static void pi_hist_walk_races_bus_and_driver_churn(struct kunit *test)
+{
+	struct task_struct *t;
+	struct pi_churn *c;
+	struct dmm_bus *b;
+	struct dmm_drv *d;
+	struct dmm_dev *a;
+	int i;
+
+	/* Not test-managed: a thread that hangs keeps it (leaked, not freed). */
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->prefix = dmm_name(test, "");
+	init_completion(&c->done);
+	t = kthread_run(pi_churn_walker, c, "pi-walker");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		kfree(c);
+		return;
+	}
+	for (i = 0; i < 40; i++) {
+		b = dmm_bus_new(test, dmm_str(test, "b%d", i));
+		d = dmm_drv_new(test, b, dmm_str(test, "d%d", i));
+		a = dmm_dev_new(test, dmm_str(test, "a%d", i), b, NULL, d);
+		KUNIT_EXPECT_TRUE(test, dmc_device_is_bound(a->dev));
+		dmm_dev_unregister(a);
+		dmm_drv_unregister(test, d);
+		dmm_bus_unregister(test, b);
+		cond_resched();
+	}
+	WRITE_ONCE(c->stop, true);
+	if (!wait_for_completion_timeout(&c->done, PI_TIMEOUT)) {
+		KUNIT_FAIL(test, "the walker hangs");
+		return;	/* @c stays with it */
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&c->walks), 0);
+	kunit_info(test, "%d walks, %d of this test's drivers seen\n",
+		   atomic_read(&c->walks), atomic_read(&c->ours));
+	kfree(c);
 }
 
 static struct kunit_case probe_info_test_cases[] = {
@@ -529,6 +617,7 @@ static struct kunit_case probe_info_test_cases[] = {
 	KUNIT_CASE(pi_remove_suspend_resume_durations),
 	KUNIT_CASE(pi_hist_walk_sees_drivers),
 	KUNIT_CASE(pi_readers_race_bind_unbind_defer),
+	KUNIT_CASE(pi_hist_walk_races_bus_and_driver_churn),
 	{}
 };
 
