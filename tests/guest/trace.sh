@@ -57,8 +57,8 @@ run "a driver whose probe takes 20 ms" "driver add trd bus=trb match=tr* delay_m
 run "a driver whose probe fails with EIO" "driver add tfd bus=trb match=tf* probe=fail:5"
 run "device add tr0 (binds)" "device add tr0 bus=trb"
 run "device add tf0 (probe fails)" "device add tf0 bus=trb"
-run "suspend" "suspend"
-run "resume" "resume"
+run "system suspend through control" "suspend"
+run "system resume through control" "resume"
 run "device del tr0 (unbinds)" "device del /devices/tr0"
 echo 0 >$T/events/dmcore/enable
 cat $T/trace >$W/trace
@@ -84,6 +84,7 @@ order=$(grep -n -e "dmcore_probe_start: dev=tr0" -e "dmcore_probe_end: dev=tr0" 
 check "tr0: probe_start, probe_end, bind in order ($order)" test "$order" = "probe_start probe_end bind "
 # SEQNUMs of the traced uevents increase and match the event log's.
 seqs=$(sed -n 's/.*dmcore_uevent: seqnum=\([0-9]*\) .*/\1/p' $W/trace | tr '\n' ' ')
+# shellcheck disable=SC2016 # the inner shell expands it
 check "traced SEQNUMs increase ($seqs)" sh -c 'p=0; for s in $1; do [ "$s" -gt "$p" ] || exit 1; p=$s; done; [ "$p" -gt 0 ]' - "$seqs"
 last=$(sed -n 's/^last_seqnum //p' $ST)
 lastt=$(echo "$seqs" | awk '{ print $NF }')
