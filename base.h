@@ -136,6 +136,8 @@
  *                               (priv->drivers) and its match index
  *                               (priv->match_index, ->match_any), whose
  *                               readers hold dmc_driver_srcu instead.
+ *   dp->hist_lock    (spinlock) a driver's probe histogram (dd.c writes,
+ *                               probe_info.c reads); a leaf.
  *   dmc_ctl_buses_lock (mutex, control_objects.c) control's bus list for
  *                               its probe callbacks (under a device lock);
  *                               a leaf.
@@ -163,6 +165,14 @@
  * their holders, and drained by the unregistration, which clears the
  * pointer first and then waits holding no lock; a holder may take any
  * lock above, and must not unregister the driver or bus it holds.
+ *
+ * Probe results and timings (dev->p->probe_status, ->probes, ->probe_ns,
+ * ->remove_ns, ->suspend_ns, ->resume_ns) are written with WRITE_ONCE()
+ * under the device lock (dd.c around probe and remove, power.c around
+ * suspend and resume) and read with READ_ONCE() without it
+ * (dmc_device_probe_info(), probe_info.c): each read gives a value some
+ * writer stored, not one set of them; ->probe_status packs a result with
+ * its errno (DMC_PROBE_STATUS()) so those two always belong together.
  *
  * kobj->kref and kobj->flags are atomic. kobj->kset and kobj->ktype are
  * written only before the object is added. dev->p->dead and ->del_task
@@ -198,6 +208,7 @@
 #include <dmcore/devres.h>
 #include <dmcore/phase.h>
 #include <dmcore/pm_runtime.h>
+#include <dmcore/probe_info.h>
 #include <dmcore/snapshot.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
@@ -259,6 +270,10 @@ static __always_inline void dmc_phase_lap(enum dmc_phase phase, u64 *t)
 	__dmc_phase_add(phase, now - *t);
 	*t = now;
 }
+
+/* escape.c: a name or text as one word of a line-oriented root file */
+struct seq_file;
+void dmc_seq_escape(struct seq_file *m, const char *s);
 
 /* kobject.c */
 int dmc_kobject_tree_init(void);
@@ -589,6 +604,8 @@ struct dmc_driver_private *dmc_match_next(struct dmc_match_cursor *c);
  *	@klist_devices and are not done yet (dmc_device_release_driver());
  *	the unregistration's walk over @klist_devices no longer sees such a
  *	device, so it waits for the count to drain after the walk
+ * @hist_lock: @hist's
+ * @hist: its probe calls and their durations (dd.c; stats' probe_hist)
  */
 struct dmc_driver_private {
 	struct dmc_kobject kobj;
@@ -604,6 +621,8 @@ struct dmc_driver_private {
 	atomic_t active;
 	struct completion removed;
 	atomic_t unbinding;
+	spinlock_t hist_lock;		/* @hist */
+	struct dmc_probe_hist hist;
 };
 
 /* What a runtime PM request queued on the workqueue asks for (runtime.c). */
@@ -722,6 +741,12 @@ struct dmc_dev_pm_info {
  * @bind_seq: counts the device's bindings (dmc_links_mutex and the device
  *	lock); @sync_seq: the binding a queued sync_state() is for
  * @power: the runtime PM state (runtime.c)
+ * @probe_status: the last probe's result and errno, DMC_PROBE_STATUS()
+ * @probes: probe calls of the device
+ * @probe_ns: the last probe call's duration; @remove_ns, @suspend_ns,
+ *	@resume_ns: the last remove, system suspend and resume callback's
+ *	(see "Probe results and timings" above: WRITE_ONCE() under the
+ *	device lock, READ_ONCE() without it)
  */
 struct dmc_device_private {
 	struct dmc_klist *klist_children;
@@ -755,15 +780,23 @@ struct dmc_device_private {
 	bool offline;
 	u8 links_status;
 	bool state_synced;
+	u32 probe_status;		/* in the hole before @defer_sync */
 	struct list_head defer_sync;
 	unsigned int bind_seq;
 	unsigned int sync_seq;
 	struct dmc_dev_pm_info power;
+	unsigned long probes;
+	u64 probe_ns, remove_ns, suspend_ns, resume_ns;
 	/* The devlink view (devlink.c), under dmc_tree_mutex: */
 	struct list_head devlink_cons;	/* shown links to consumers (->sup_tnode) */
 	struct list_head devlink_sups;	/* shown links to suppliers (->con_tnode) */
 	struct dmc_device_link *devlink; /* a link's device: its link, while shown */
 };
+
+/* A probe's result and positive errno packed as dev->p->probe_status. */
+#define DMC_PROBE_STATUS(result, err)	((u32)(result) | ((u32)(err) << 2))
+#define DMC_PROBE_STATUS_RESULT(st)	((enum dmc_probe_result)((st) & 3))
+#define DMC_PROBE_STATUS_ERR(st)	((int)((st) >> 2))
 
 /* Linux's enum dl_dev_state: a device's binding, as its links see it. */
 enum dmc_dl_dev_state {
@@ -996,6 +1029,8 @@ int dmc_probe_init(void);
 void dmc_probe_exit(void);
 
 /* deferred.c: who waits for what */
+void dmc_deferred_copy(struct dmc_device *dev, char *waits, char *reason,
+		       size_t size);
 int dmc_deferred_init(void);
 void dmc_deferred_exit(void);
 struct dmc_klist *dmc_deferred_named_list(void);

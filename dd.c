@@ -14,6 +14,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -22,6 +23,7 @@
 #include <linux/workqueue.h>
 
 #include "base.h"
+#include "dmc_trace.h"
 
 static struct workqueue_struct *dmc_probe_wq;
 static struct work_struct dmc_deferred_work;
@@ -356,6 +358,7 @@ static void dmc_driver_bound(struct dmc_device *dev)
 		dmc_sync_state_queue(sync.v[i]);	/* takes the reference */
 	dmc_devvec_free(&sync);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BOUND_DRIVER);
+	trace_dmcore_bind(dev->kobj.name, drv->name);
 	dmc_kobject_uevent(&dev->kobj, DMC_KOBJ_BIND);
 	/* Waiters on this device, and everyone who named nothing. */
 	if (dmc_deferred_trigger(dev->kobj.name, true))
@@ -398,13 +401,59 @@ static int dmc_call_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return 0;
 }
 
-/* The bus's remove, else the driver's. */
+/* The bus's remove, else the driver's, timed. Device lock held. */
 static void dmc_call_remove(struct dmc_device *dev, struct dmc_driver *drv)
 {
-	if (dev->bus->remove)
-		dev->bus->remove(dev);
-	else if (drv->remove)
-		drv->remove(dev);
+	void (*remove)(struct dmc_device *dev) = dev->bus->remove ?: drv->remove;
+	u64 t;
+
+	if (!remove)
+		return;
+	t = ktime_get_ns();
+	remove(dev);
+	WRITE_ONCE(dev->p->remove_ns, ktime_get_ns() - t);
+}
+
+/* The last probe of @dev (device lock held) deferred, none was called. */
+static void dmc_probe_set_deferred(struct dmc_device *dev)
+{
+	WRITE_ONCE(dev->p->probe_status, DMC_PROBE_STATUS(DMC_PROBE_DEFERRED, 0));
+}
+
+/*
+ * A probe call of @dev (device lock held) by @drv (active) took @ns and
+ * ended with @ret (0: bound): the device's last result and duration, the
+ * driver's histogram.
+ */
+static void dmc_probe_record(struct dmc_device *dev, struct dmc_driver *drv,
+			     int ret, u64 ns)
+{
+	struct dmc_driver_private *dp = drv->p;
+	struct dmc_device_private *p = dev->p;
+	enum dmc_probe_result res;
+
+	if (!ret)
+		res = DMC_PROBE_OK;
+	else if (ret == -EPROBE_DEFER)
+		res = DMC_PROBE_DEFERRED;
+	else
+		res = DMC_PROBE_FAILED;
+	WRITE_ONCE(p->probe_status,
+		   DMC_PROBE_STATUS(res, res == DMC_PROBE_FAILED ? abs(ret) : 0));
+	WRITE_ONCE(p->probes, p->probes + 1);
+	WRITE_ONCE(p->probe_ns, ns);
+
+	spin_lock(&dp->hist_lock);
+	dp->hist.count++;
+	if (res == DMC_PROBE_OK)
+		dp->hist.ok++;
+	else if (res == DMC_PROBE_DEFERRED)
+		dp->hist.deferred++;
+	else
+		dp->hist.failed++;
+	dp->hist.total_ns += ns;
+	dp->hist.buckets[dmc_probe_hist_bucket(ns)]++;
+	spin_unlock(&dp->hist_lock);
 }
 
 /* The probe failed: its resources go, and @dev has no driver again. */
@@ -428,6 +477,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 {
 	char supplier[DMC_NAME_MAX + 1] dmc_noinit;
 	int trigger, ret;
+	u64 t;
 
 	lockdep_assert_held(&dev->mutex);
 	ret = dmc_really_probe_check(dev, drv);
@@ -450,11 +500,16 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	WRITE_ONCE(dev->driver, drv);
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	dmc_pm_runtime_probe_begin(dev);
+	trace_dmcore_probe_start(dev->kobj.name, drv->name);
+	t = ktime_get_ns();
 	ret = dmc_call_probe(dev, drv);
+	t = ktime_get_ns() - t;
+	trace_dmcore_probe_end(dev->kobj.name, drv->name, ret, t);
 	if (!ret) {
 		/* The driver's files on the device, as Linux's really_probe(). */
 		ret = dmc_device_add_groups(dev, drv->dev_groups);
 		if (!ret) {
+			dmc_probe_record(dev, drv, 0, t);
 			dmc_driver_bound(dev);
 			dmc_pm_runtime_probe_end(dev);
 			return 0;
@@ -464,6 +519,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 		dmc_call_remove(dev, drv);
 	}
 
+	dmc_probe_record(dev, drv, ret, t);
 	dmc_probe_failed(dev);
 	dmc_pm_runtime_probe_end(dev);
 	if (ret == -EPROBE_DEFER)
@@ -474,6 +530,7 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	return ret;
 
 defer:
+	dmc_probe_set_deferred(dev);
 	pr_debug("dmcore: '%s' deferred (%s)\n", dev->kobj.name,
 		 dev->p->waits_for ?: "unnamed");
 	if (dmc_deferred_probe_add(dev, trigger, drv))
@@ -517,6 +574,7 @@ static int dmc_driver_matched(struct dmc_device *dev, struct dmc_driver *drv,
 	if (match == -EPROBE_DEFER) {
 		if (flags & DMC_TRY_PARK_DEFER) {
 			dmc_clear_waits_for(dev);
+			dmc_probe_set_deferred(dev);
 			if (dmc_deferred_probe_add(dev, trigger, NULL))
 				dmc_deferred_kick();
 		}
@@ -1029,6 +1087,7 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	/* Before the remove, as Linux: their shows may use the driver's data. */
 	dmc_device_remove_groups(dev, drv->dev_groups);
 	dmc_call_remove(dev, drv);
+	trace_dmcore_unbind(dev->kobj.name, drv->name);
 	/* What the driver acquired for the binding, newest first, as Linux. */
 	__dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);

@@ -407,6 +407,22 @@ const char *dmc_device_deferred_reason(struct dmc_device *dev, char *buf,
 }
 EXPORT_SYMBOL_GPL(dmc_device_deferred_reason);
 
+/*
+ * Copy what @dev's last deferral waits for ("" for an unnamed one, or
+ * none) and the driver's reason ("" for none) into @waits and @reason,
+ * @size bytes each, truncated to fit. Takes dmc_deferred_mutex, and no
+ * other lock; the caller holds a reference on @dev, which has its private
+ * part.
+ */
+void dmc_deferred_copy(struct dmc_device *dev, char *waits, char *reason,
+		       size_t size)
+{
+	mutex_lock(&dmc_deferred_mutex);
+	strscpy(waits, dev->p->waits_for ?: "", size);
+	strscpy(reason, dev->p->deferred_msg ?: "", size);
+	mutex_unlock(&dmc_deferred_mutex);
+}
+
 /* One line of devices_deferred. dmc_deferred_mutex held. */
 static void dmc_deferred_show_one(struct seq_file *m, struct dmc_device_private *p)
 {

@@ -294,6 +294,7 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	}
 	dp->driver = drv;
 	init_completion(&dp->removed);
+	spin_lock_init(&dp->hist_lock);
 	dp->kobj.kset = priv->drivers_kset;
 	err = dmc_kobject_init(&dp->kobj, &dmc_driver_ktype);
 	if (err) {

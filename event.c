@@ -34,6 +34,7 @@
 #include <linux/string.h>
 
 #include "base.h"
+#include "dmc_trace.h"
 
 static DECLARE_WAIT_QUEUE_HEAD(dmc_event_waitq);
 static DEFINE_SPINLOCK(dmc_ring_lock);
@@ -743,6 +744,8 @@ static int dmc_uevent_send(struct dmc_kobject *kobj,
 		}
 	}
 	dmc_seqnum = seqnum;
+	trace_dmcore_uevent(seqnum, dmc_kobject_action_name(action),
+			    env->envp[1] + strlen("DEVPATH="));
 	if (action == DMC_KOBJ_ADD && !synth)
 		dmc_kobj_set_flag(kobj, DMC_KOBJ_ADD_SENT);
 	else if (action == DMC_KOBJ_REMOVE && !synth)

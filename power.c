@@ -34,9 +34,11 @@
  */
 
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include "base.h"
+#include "dmc_trace.h"
 
 /* The power order and the suspended list. */
 DEFINE_MUTEX(dmc_dpm_mutex);
@@ -124,8 +126,14 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	/* Runtime PM off; a runtime-suspended device may skip (runtime.c). */
 	direct = dmc_pm_runtime_sleep_begin(dev);
 	drv = dev->driver;
-	if (!direct && drv && drv->suspend)
+	if (!direct && drv && drv->suspend) {
+		u64 t = ktime_get_ns();
+
 		err = drv->suspend(dev);
+		t = ktime_get_ns() - t;
+		WRITE_ONCE(dev->p->suspend_ns, t);
+		trace_dmcore_suspend(dev->kobj.name, err, t);
+	}
 	if (!err) {
 		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
 		dmc_model_changed();
@@ -148,8 +156,14 @@ static int dmc_resume_one(struct dmc_device *dev)
 	if (dev->p->power_state == DMC_POWER_ON)
 		goto out;
 	drv = dev->driver;
-	if (!dev->p->power.direct_complete && drv && drv->resume)
+	if (!dev->p->power.direct_complete && drv && drv->resume) {
+		u64 t = ktime_get_ns();
+
 		err = drv->resume(dev);
+		t = ktime_get_ns() - t;
+		WRITE_ONCE(dev->p->resume_ns, t);
+		trace_dmcore_resume(dev->kobj.name, err, t);
+	}
 	if (err)
 		pr_warn_ratelimited("dmcore: resume of '%s' failed: %d\n",
 				    dmc_dev_name(dev), err);

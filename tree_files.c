@@ -3,9 +3,9 @@
  * The tree's own files, at its root: events (the event log; a reader
  * blocks for new events and may poll), control (commands that build and
  * take down a model, control.c) and stats (live objects by type, events
- * sent, queued and dropped), shown at the root of the filesystem
- * (dmcfs.c); also the rules its attribute files follow at open and on an
- * error.
+ * sent, queued and dropped, each driver's probe-latency histogram),
+ * shown at the root of the filesystem (dmcfs.c); also the rules its
+ * attribute files follow at open and on an error.
  */
 
 #include <linux/fs.h>
@@ -232,6 +232,26 @@ static const struct file_operations dmc_control_fops = {
 
 #define DMC_STATS_TYPES	16
 
+/* One probe_hist line of stats (docs/snapshot.md). */
+static int dmc_stats_hist_one(const char *bus, const char *drv,
+			      const struct dmc_probe_hist *h, void *data)
+{
+	struct seq_file *m = data;
+	unsigned int i;
+
+	seq_puts(m, "probe_hist ");
+	dmc_seq_escape(m, bus);
+	seq_putc(m, ' ');
+	dmc_seq_escape(m, drv);
+	seq_printf(m, " count=%lu ok=%lu failed=%lu deferred=%lu total_us=%llu",
+		   h->count, h->ok, h->failed, h->deferred,
+		   div_u64(h->total_ns, NSEC_PER_USEC));
+	for (i = 0; i < DMC_PROBE_HIST_BUCKETS; i++)
+		seq_printf(m, " %lu", h->buckets[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
 static int dmc_stats_show(struct seq_file *m, void *v)
 {
 	unsigned long counts[DMC_STATS_TYPES] = { 0 };
@@ -251,6 +271,11 @@ static int dmc_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "last_seqnum %llu\n", es.last_seqnum);
 	seq_printf(m, "probe_calls %lu\n", dmc_probe_count());
 	seq_printf(m, "misuse_reports %lu\n", dmc_misuse_count());
+	seq_puts(m, "probe_hist_bounds_us");
+	for (i = 0; i < DMC_PROBE_HIST_BUCKETS - 1; i++)
+		seq_printf(m, " %lu", dmc_probe_hist_bound_us(i));
+	seq_puts(m, " inf\n");
+	dmc_probe_hist_walk(m, dmc_stats_hist_one);
 	return 0;
 }
 

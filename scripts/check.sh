@@ -15,7 +15,8 @@
 #                  debug-kernel guest: each TAP line, then unload, kmemleak,
 #                  kernel log scan, clean-exit line
 #   stock          dmcore.ko built against Debian's stock headers, loaded
-#                  and unloaded in a stock-kernel guest, kernel log scan
+#                  and unloaded in a stock-kernel guest, kernel log scan;
+#                  the tracepoints (tests/guest/trace.sh) and the bridge there
 #
 # Each stage prints "== stage: NAME ==", its checks ("PASS|FAIL|SKIP  what")
 # and "-- NAME: RESULT (time; counts)". A stage that cannot run because one
@@ -537,7 +538,7 @@ st_kunit_delayed() {
 # Guest scripts with a role of their own; every other tests/guest/*.sh is
 # an integration test: it runs on the debug kernel with dmcore.ko loaded
 # and prints TAP ("ok N - what", "not ok N - what", "1..N").
-NOT_INTEGRATION="lib.sh kunit.sh stock-load.sh stock-bridge.sh demo.sh"
+NOT_INTEGRATION="lib.sh kunit.sh stock-load.sh stock-bridge.sh trace.sh demo.sh"
 
 integration_scripts() {
 	local f
@@ -651,9 +652,25 @@ st_stock() {
 	scan_console "stock" "$con"
 	check_clean_exit "stock" "$con"
 
+	# The tracepoints (events/dmcore) and stats' probe_hist, on the
+	# stock kernel, which has tracefs.
+	local name=trace.sh e1000
+	out="$LOGS/stock-trace-script.log" con="$LOGS/stock-trace-console.log"
+	vml="$LOGS/stock-trace-vm.log"
+	echo "  $name (stock kernel)"
+	"$DMC_ROOT/scripts/vm.sh" --kernel stock --modules "$STOCK_MODDIR" \
+		--script "$DMC_ROOT/scripts/guest-tap.sh" --env "DMC_TAP=$name" \
+		--add "$DMC_ROOT/tests/guest/$name" --timeout "$STOCK_TIMEOUT" \
+		--log "$con" 2>"$vml" | tee "$out" | indent
+	rc=${PIPESTATUS[0]}
+	guest_status "$name" "$rc" "$out" "$vml"
+	tap_check "$name" "$out" "$name"
+	scan_console "$name" "$con"
+	check_clean_exit "$name" "$con"
+
 	# The bridge on the stock kernel, with Debian's e1000 module as the
 	# module-backed real driver.
-	local name=stock-bridge.sh e1000
+	name=stock-bridge.sh
 	out="$LOGS/stock-bridge-script.log" con="$LOGS/stock-bridge-console.log"
 	vml="$LOGS/stock-bridge-vm.log"
 	e1000="$(stock_image)/lib/modules/$(stock_release)/kernel/drivers/net/ethernet/intel/e1000/e1000.ko"
