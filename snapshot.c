@@ -19,6 +19,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
@@ -35,15 +36,18 @@ struct dmc_snap_dev {
 	unsigned int depth;
 };
 
+/*
+ * The text goes into a seq_file used as a plain buffer (m.buf, m.size,
+ * m.count), so that the root's files share one escaping helper
+ * (dmc_seq_escape()); a full buffer is seq_has_overflowed().
+ */
 struct dmc_snap {
-	char *buf;
-	size_t len, size;
-	bool overflow;	/* the buffer is full, or @nomem: stop printing */
-	bool nomem;
+	struct seq_file m;
+	struct dmc_probe_info *info;	/* scratch, one device at a time */
 	struct dmc_snap_dev *devs;
 	unsigned int ndevs, cap;
 	unsigned long mark;	/* this snapshot's p->snap_mark */
-	unsigned int buses, classes, drivers, devices, links;
+	unsigned int buses, classes, drivers, devices, links, matches;
 };
 
 /* Every snapshot's number, for p->snap_mark; under the model lock. */
@@ -52,45 +56,12 @@ static unsigned long dmc_snap_marks;
 void (*dmc_snapshot_test_hook)(void);
 EXPORT_SYMBOL_GPL(dmc_snapshot_test_hook);
 
-static __printf(2, 3) void dmc_snap_printf(struct dmc_snap *s, const char *fmt, ...)
-{
-	va_list args;
-	int n;
+#define dmc_snap_printf(s, ...)	seq_printf(&(s)->m, __VA_ARGS__)
 
-	if (s->overflow)
-		return;
-	va_start(args, fmt);
-	n = vsnprintf(s->buf + s->len, s->size - s->len, fmt, args);
-	va_end(args);
-	if (n < 0 || n >= s->size - s->len) {
-		s->overflow = true;
-		return;
-	}
-	s->len += n;
-}
-
-/*
- * @str, or "-" for NULL, with every byte outside '!'..'~' and '\\' as
- * "\xHH", so that a value never holds a space or a line break.
- */
+/* @str as one word, "-" for NULL or "" (escape.c). */
 static void dmc_snap_name(struct dmc_snap *s, const char *str)
 {
-	const unsigned char *c;
-
-	if (!str) {
-		dmc_snap_printf(s, "-");
-		return;
-	}
-	for (c = str; *c && !s->overflow; c++) {
-		if (*c < 0x21 || *c > 0x7e || *c == '\\')
-			dmc_snap_printf(s, "\\x%02x", *c);
-		else if (s->len + 1 < s->size)
-			s->buf[s->len++] = *c;
-		else
-			s->overflow = true;
-	}
-	if (!s->overflow)
-		s->buf[s->len] = '\0';
+	dmc_seq_escape(&s->m, str);
 }
 
 /* Is @dev on the snapshot's list (a parent listed before it)? */
@@ -214,8 +185,18 @@ static void dmc_snap_device(struct dmc_snap *s, struct dmc_device *dev)
 			"suspended" : "on", dmc_snap_runtime(dev));
 	dmc_snap_printf(s, " override=");
 	dmc_snap_name(s, READ_ONCE(dev->p->driver_override));
-	dmc_snap_printf(s, " autoprobe=%d\n",
+	dmc_snap_printf(s, " autoprobe=%d",
 			bp ? READ_ONCE(bp->drivers_autoprobe) : 0);
+	/* Takes dmc_deferred_mutex for a deferral: allowed under the model lock. */
+	dmc_device_probe_info(dev, s->info);
+	dmc_snap_printf(s, " probe=%s errno=%d waits=",
+			dmc_probe_result_name(s->info->result), s->info->err);
+	dmc_snap_name(s, s->info->waits);
+	dmc_snap_printf(s, " reason=");
+	dmc_snap_name(s, s->info->reason);
+	dmc_snap_printf(s, " probes=%lu probe_ns=%llu remove_ns=%llu suspend_ns=%llu resume_ns=%llu\n",
+			s->info->probes, s->info->probe_ns, s->info->remove_ns,
+			s->info->suspend_ns, s->info->resume_ns);
 	dev->p->snap_mark = s->mark;
 	s->devices++;
 }
@@ -409,6 +390,7 @@ static int dmc_snap_match_one(struct dmc_driver *drv, void *data)
 	dmc_snap_printf(m->s, " ");
 	dmc_snap_name(m->s, drv->name);
 	dmc_snap_printf(m->s, " %d\n", dmc_driver_match_device(drv, m->dev));
+	m->s->matches++;
 	return 0;
 }
 
@@ -417,7 +399,7 @@ static void dmc_snap_matches(struct dmc_snap *s)
 	struct dmc_snap_match m = { .s = s };
 	unsigned int i;
 
-	for (i = 0; i < s->ndevs && !s->overflow; i++) {
+	for (i = 0; i < s->ndevs && !seq_has_overflowed(&s->m); i++) {
 		m.dev = s->devs[i].dev;
 		if (!m.dev->bus || !dmc_snap_listed(s, m.dev))
 			continue;
@@ -429,6 +411,7 @@ static void dmc_snap_matches(struct dmc_snap *s)
 			dmc_bus_walk_drivers(m.dev->bus, &m, dmc_snap_match_one);
 		dmc_device_unlock(m.dev);
 	}
+	dmc_snap_printf(s, "done matches=%u\n", s->matches);
 }
 
 /* One try with a buffer of s->size: 0, -ENOSPC (try bigger), -ENOMEM. */
@@ -436,18 +419,16 @@ static int dmc_snap_try(struct dmc_snap *s)
 {
 	int err;
 
-	s->len = 0;
-	s->overflow = false;
-	s->nomem = false;
+	s->m.count = 0;
 	s->buses = 0;
 	s->classes = 0;
 	s->drivers = 0;
 	s->devices = 0;
 	s->links = 0;
-	s->buf = kvmalloc(s->size, GFP_KERNEL);
-	if (!s->buf)
+	s->matches = 0;
+	s->m.buf = kvmalloc(s->m.size, GFP_KERNEL);
+	if (!s->m.buf)
 		return -ENOMEM;
-	s->buf[0] = '\0';
 	dmc_pm_transition_lock();
 	mutex_lock(&dmc_links_mutex);
 	dmc_model_freeze();
@@ -465,11 +446,11 @@ static int dmc_snap_try(struct dmc_snap *s)
 	if (!err)
 		dmc_snap_matches(s);
 	dmc_snap_put_devices(s);
-	if (!err && s->overflow)
-		err = s->nomem ? -ENOMEM : -ENOSPC;
+	if (!err && seq_has_overflowed(&s->m))
+		err = -ENOSPC;
 	if (err) {
-		kvfree(s->buf);
-		s->buf = NULL;
+		kvfree(s->m.buf);
+		s->m.buf = NULL;
 	}
 	return err;
 }
@@ -491,21 +472,23 @@ static int dmc_snap_try(struct dmc_snap *s)
  */
 char *dmc_model_snapshot(size_t *len)
 {
-	struct dmc_snap s = { .size = 16384 };
-	int err, tries;
+	struct dmc_snap s = { .m.size = 16384 };
+	int err = -ENOMEM, tries;
 
-	for (tries = 0; tries < DMC_SNAP_TRIES; tries++) {
+	s.info = kmalloc(sizeof(*s.info), GFP_KERNEL);
+	for (tries = 0; s.info && tries < DMC_SNAP_TRIES; tries++) {
 		err = dmc_snap_try(&s);
 		if (err != -ENOSPC)
 			break;
-		s.size *= 4;
+		s.m.size *= 4;
 	}
+	kfree(s.info);
 	kfree(s.devs);
 	if (err) {
 		pr_err_ratelimited("dmcore: snapshot: cannot build it (%d)\n", err);
 		return ERR_PTR(err == -ENOSPC ? -ENOMEM : err);
 	}
-	*len = s.len;
-	return s.buf;
+	*len = s.m.count;
+	return s.m.buf;
 }
 EXPORT_SYMBOL_GPL(dmc_model_snapshot);

@@ -128,8 +128,12 @@ static void snapshot_shows_model(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sn_has(l, dmm_str(test, "driver=%s", d->name)));
 	KUNIT_EXPECT_TRUE(test, sn_has(l, "class=-"));
 	KUNIT_EXPECT_TRUE(test, sn_has(l, "power=on"));
+	KUNIT_EXPECT_TRUE(test, sn_has(l, "probe=ok"));
+	KUNIT_EXPECT_TRUE(test, sn_has(l, "probes=1"));
 	l = sn_dev(test, text, u);
 	KUNIT_EXPECT_TRUE(test, sn_has(l, "driver=-"));
+	KUNIT_EXPECT_TRUE(test, sn_has(l, "probe=none"));
+	KUNIT_EXPECT_TRUE(test, sn_has(l, "waits=-"));
 	l = sn_dev(test, text, m);
 	KUNIT_EXPECT_TRUE(test, sn_has(l, dmm_str(test, "class=%s", c->name)));
 	KUNIT_EXPECT_TRUE(test, sn_has(l, "bus=-"));
@@ -149,6 +153,10 @@ static void snapshot_shows_model(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sn_line(text, dmm_str(test, "match %s", dmm_path(test, a))));
 	l = sn_line(text, "end");
 	KUNIT_EXPECT_NOT_NULL(test, l);
+	/* The text ends with the count of its match lines. */
+	l = sn_line(text, "done");
+	KUNIT_EXPECT_NOT_NULL(test, l);
+	KUNIT_EXPECT_TRUE(test, l && !strchr(l, '\n')[1]);
 	dmc_device_link_del(link);
 }
 
