@@ -198,6 +198,7 @@
 #include <dmcore/devres.h>
 #include <dmcore/phase.h>
 #include <dmcore/pm_runtime.h>
+#include <dmcore/snapshot.h>
 
 extern struct mutex dmc_tree_mutex;	/* kobject_tree.c */
 int dmc_kobject_path_into(const struct dmc_kobject *kobj, char *buf, size_t size);
@@ -738,6 +739,7 @@ struct dmc_device_private {
 	struct list_head consumers;
 	struct dmc_device *device;
 	unsigned int link_gen;
+	unsigned long snap_mark;	/* snapshot.c, under the model lock */
 	enum dmc_power_state power_state;
 	struct task_struct *del_task;
 	bool dead;
@@ -1038,7 +1040,26 @@ void __dmc_link_drop_managed(struct dmc_device_link *link);
 void dmc_links_flush_dead(void);
 void dmc_link_init_status(struct dmc_device_link *link);
 
+/* model_lock.c: the model lock and generation (see there) */
+void dmc_model_change_begin(void);
+void dmc_model_change_end(void);
+void dmc_model_changed(void);
+void dmc_model_freeze(void);
+void dmc_model_thaw(void);
+
 /* link_state.c: the states of managed links, sync_state() */
+const char *dmc_device_link_status_str(const struct dmc_device_link *link);
+void dmc_device_link_flags_str(const struct dmc_device_link *link, char *buf,
+			       size_t size);
+
+/* A link's state changes under dmc_links_mutex, counted as a model change. */
+static inline void dmc_link_set_status(struct dmc_device_link *link,
+				       enum dmc_device_link_state st)
+{
+	WRITE_ONCE(link->status, st);
+	dmc_model_changed();
+}
+
 int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 				     size_t size);
 void dmc_device_links_driver_bound(struct dmc_device *dev,

@@ -337,8 +337,12 @@ static void dmc_driver_bound(struct dmc_device *dev)
 	struct dmc_driver *drv = dev->driver;
 	struct dmc_devvec autoprobe = {}, sync = {};
 	size_t i;
+	int err;
 
-	if (dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver, false))
+	dmc_model_change_begin();
+	err = dmc_klist_add(&drv->p->klist_devices, &dev->p->knode_driver, false);
+	dmc_model_change_end();
+	if (err)
 		pr_warn_ratelimited("dmcore: '%s' bound to '%s' but not listed\n",
 				    dev->kobj.name, drv->name);
 	dmc_sysfs_link(&dev->kobj, "driver", &drv->p->kobj);
@@ -1029,7 +1033,9 @@ static void __dmc_device_release_driver(struct dmc_device *dev)
 	__dmc_devres_release_all(dev);
 	atomic_inc(&dp->unbinding);
 	/* Off the list first: the derived "driver" link follows it (walk_links). */
+	dmc_model_change_begin();
 	dmc_klist_del(&dp->klist_devices, &dev->p->knode_driver);
+	dmc_model_change_end();
 	dmc_sysfs_unlink(&dp->kobj, dev->kobj.name);
 	dmc_sysfs_unlink(&dev->kobj, "driver");
 	dmc_device_links_driver_cleanup(dev);

@@ -181,8 +181,10 @@ static void dmc_device_put_dir(struct dmc_device *dev, struct dmc_kobject *dir,
 static void dmc_device_mark_registered(struct dmc_device *dev)
 {
 	dmc_device_lock(dev);
+	dmc_model_change_begin();
 	/* Pairs with the acquire in dmc_device_put(). */
 	smp_store_release(&dev->p->registered, true);
+	dmc_model_change_end();
 	dmc_device_unlock(dev);
 }
 
@@ -192,7 +194,9 @@ static void dmc_device_mark_unregistered(struct dmc_device *dev)
 	struct dmc_device_private *p = dev->p;
 
 	dmc_device_lock(dev);
+	dmc_model_change_begin();
 	WRITE_ONCE(p->registered, false);
+	dmc_model_change_end();
 	WRITE_ONCE(p->del_task, NULL);
 	dmc_device_unlock(dev);
 	/* Waiters test ->registered (or the parent link) after queueing. */

@@ -193,8 +193,10 @@ int dmc_device_rename(struct dmc_device *dev, const char *new_name)
 		err = -ENOMEM;
 		goto out_unlock;
 	}
+	dmc_model_change_begin();
 	err = __dmc_kobject_rename_in(&dev->kobj, name, m, dmc_device_name_lists(dev, m),
 				      &old_name, dmc_device_renamed_links, NULL);
+	dmc_model_change_end();
 	if (err) {
 		if (err == -EEXIST)	/* the tree logs its own clashes */
 			pr_err_ratelimited("dmcore: rename of device '%s' to '%s': refused (-EEXIST)\n",
@@ -354,8 +356,10 @@ static int dmc_device_move_locked(struct dmc_device *dev, struct dmc_device *np,
 		if (err)
 			goto out;
 	}
+	dmc_model_change_begin();
 	err = __dmc_kobject_move(&dev->kobj, dir, old_kobj);
 	if (err) {
+		dmc_model_change_end();
 		err = err < 0 ? err : 0;
 		*old_kobj = NULL;
 		goto out;
@@ -364,6 +368,7 @@ static int dmc_device_move_locked(struct dmc_device *dev, struct dmc_device *np,
 	dmc_pm_runtime_set_parent(dev, np);	/* and the runtime count */
 	/* Cannot fail: the list was made by dmc_device_children_prepare(). */
 	WARN_ON_ONCE(dmc_device_join_parent(dev));
+	dmc_model_change_end();
 out:
 	mutex_unlock(&dmc_links_mutex);
 	dmc_devvec_put_all(&held);

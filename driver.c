@@ -309,7 +309,9 @@ static int dmc_bus_add_driver(struct dmc_driver *drv)
 	err = dmc_kobject_add(&dp->kobj, NULL, "%s", drv->name);
 	if (err)
 		goto err_put;
+	dmc_model_change_begin();
 	err = dmc_klist_add(&priv->klist_drivers, &dp->knode_bus, true);
+	dmc_model_change_end();
 	if (err) {
 		pr_err_ratelimited("dmcore: bus '%s' has a driver '%s' already\n",
 				   drv->bus->name, drv->name);
@@ -456,7 +458,9 @@ void dmc_driver_remove(struct dmc_driver_private *dp)
 	synchronize_srcu_expedited(&dmc_driver_srcu);
 	smp_mb();	/* clear before reading the count; pairs with dmc_driver_active_get() */
 	wait_var_event(&dp->active, !atomic_read(&dp->active));
+	dmc_model_change_begin();
 	dmc_klist_del(&dp->bus->klist_drivers, &dp->knode_bus);
+	dmc_model_change_end();
 	dmc_driver_detach(drv);
 	/* A device its walk missed, being unbound elsewhere: wait for it. */
 	wait_var_event(&dp->unbinding, !atomic_read(&dp->unbinding));

@@ -347,6 +347,7 @@ static void __dmc_link_unlink(struct dmc_device_link *link)
 	dmc_link_hide(link);
 	list_del(&link->c_node);
 	list_del(&link->s_node);
+	dmc_model_changed();
 }
 
 /*
@@ -409,7 +410,7 @@ void __dmc_link_drop_managed(struct dmc_device_link *link)
 {
 	lockdep_assert_held(&dmc_links_mutex);
 	link->flags &= ~DMC_DL_FLAG_MANAGED;
-	WRITE_ONCE(link->status, DMC_DL_STATE_NONE);
+	dmc_link_set_status(link, DMC_DL_STATE_NONE);
 	if (link->stateless_refs)
 		return;
 	__dmc_link_unlink(link);
@@ -434,7 +435,7 @@ static bool __dmc_link_put(struct dmc_device_link *link)
 			return false;
 	}
 	link->flags &= ~DMC_DL_FLAG_MANAGED;
-	WRITE_ONCE(link->status, DMC_DL_STATE_NONE);
+	dmc_link_set_status(link, DMC_DL_STATE_NONE);
 	__dmc_link_unlink(link);
 	return true;
 }
@@ -474,7 +475,7 @@ void dmc_link_init_status(struct dmc_device_link *link)
 		st = DMC_DL_STATE_DORMANT;
 		break;
 	}
-	WRITE_ONCE(link->status, st);
+	dmc_link_set_status(link, st);
 }
 
 /* The flags that make or keep a link managed (Linux's DL_MANAGED_LINK_FLAGS). */
@@ -671,6 +672,7 @@ struct dmc_device_link *dmc_device_link_add(struct dmc_device *consumer,
 	}
 	list_add_tail(&link->c_node, &consumer->p->suppliers);
 	list_add_tail(&link->s_node, &supplier->p->consumers);
+	dmc_model_changed();
 	dmc_link_show(link);
 	dmc_pm_runtime_link_add(link);
 	/*

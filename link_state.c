@@ -63,7 +63,7 @@ static void __dmc_links_missing_supplier(struct dmc_device *dev)
 
 	list_for_each_entry(link, &dev->p->suppliers, c_node)
 		if (link->status == DMC_DL_STATE_CONSUMER_PROBE)
-			WRITE_ONCE(link->status, DMC_DL_STATE_AVAILABLE);
+			dmc_link_set_status(link, DMC_DL_STATE_AVAILABLE);
 }
 
 /**
@@ -95,7 +95,7 @@ int dmc_device_links_check_suppliers(struct dmc_device *dev, char *waits_for,
 			ret = -EPROBE_DEFER;
 			break;
 		}
-		WRITE_ONCE(link->status, DMC_DL_STATE_CONSUMER_PROBE);
+		dmc_link_set_status(link, DMC_DL_STATE_CONSUMER_PROBE);
 	}
 	if (!ret)
 		dev->p->links_status = DMC_DL_DEV_PROBING;
@@ -219,7 +219,7 @@ void dmc_device_links_driver_bound(struct dmc_device *dev,
 		if (link->status == DMC_DL_STATE_CONSUMER_PROBE ||
 		    link->status == DMC_DL_STATE_ACTIVE)
 			continue;
-		WRITE_ONCE(link->status, DMC_DL_STATE_AVAILABLE);
+		dmc_link_set_status(link, DMC_DL_STATE_AVAILABLE);
 		if ((link->flags & DMC_DL_FLAG_AUTOPROBE_CONSUMER) &&
 		    !dmc_device_is_bound(link->consumer)) {
 			if (dmc_devvec_push(autoprobe, link->consumer))
@@ -237,7 +237,7 @@ void dmc_device_links_driver_bound(struct dmc_device *dev,
 		if (link->flags & DMC_DL_FLAG_SYNC_STATE_ONLY)
 			__dmc_link_drop_managed(link);
 		else
-			WRITE_ONCE(link->status, DMC_DL_STATE_ACTIVE);
+			dmc_link_set_status(link, DMC_DL_STATE_ACTIVE);
 		__dmc_links_queue_sync_state(sup, sync);
 	}
 	__dmc_links_queue_sync_state(dev, &self);
@@ -263,9 +263,9 @@ static void __dmc_device_links_no_driver(struct dmc_device *dev)
 		    link->status != DMC_DL_STATE_ACTIVE)
 			continue;
 		if (link->supplier->p->links_status == DMC_DL_DEV_DRIVER_BOUND)
-			WRITE_ONCE(link->status, DMC_DL_STATE_AVAILABLE);
+			dmc_link_set_status(link, DMC_DL_STATE_AVAILABLE);
 		else
-			WRITE_ONCE(link->status, DMC_DL_STATE_DORMANT);
+			dmc_link_set_status(link, DMC_DL_STATE_DORMANT);
 	}
 	dev->p->links_status = DMC_DL_DEV_NO_DRIVER;
 }
@@ -287,7 +287,7 @@ void dmc_device_links_no_driver(struct dmc_device *dev)
 			continue;
 		if (link->status == DMC_DL_STATE_CONSUMER_PROBE ||
 		    link->status == DMC_DL_STATE_ACTIVE)
-			WRITE_ONCE(link->status, DMC_DL_STATE_DORMANT);
+			dmc_link_set_status(link, DMC_DL_STATE_DORMANT);
 	}
 	__dmc_device_links_no_driver(dev);
 	mutex_unlock(&dmc_links_mutex);
@@ -317,7 +317,7 @@ bool dmc_device_links_busy(struct dmc_device *dev)
 			ret = true;
 			break;
 		}
-		WRITE_ONCE(link->status, DMC_DL_STATE_SUPPLIER_UNBIND);
+		dmc_link_set_status(link, DMC_DL_STATE_SUPPLIER_UNBIND);
 	}
 	if (!ret)
 		dev->p->links_status = DMC_DL_DEV_UNBINDING;
@@ -346,7 +346,7 @@ void dmc_device_links_driver_cleanup(struct dmc_device *dev)
 			__dmc_link_drop_managed(link);
 			continue;
 		}
-		WRITE_ONCE(link->status, DMC_DL_STATE_DORMANT);
+		dmc_link_set_status(link, DMC_DL_STATE_DORMANT);
 	}
 	list_del_init(&dev->p->defer_sync);
 	WRITE_ONCE(dev->p->state_synced, false);
@@ -478,25 +478,46 @@ static const char * const dmc_link_flag_names[] = {
 	"sync-state-only",
 };
 
+/* @link's state's name ("none" for a stateless link). Links mutex held. */
+const char *dmc_device_link_status_str(const struct dmc_device_link *link)
+{
+	return link->status == DMC_DL_STATE_NONE ? "none" :
+		dmc_link_state_names[link->status];
+}
+
+/*
+ * @link's flags as control's flags= spells them, comma-separated, in
+ * @buf (empty for none). Links mutex held.
+ */
+void dmc_device_link_flags_str(const struct dmc_device_link *link, char *buf,
+			       size_t size)
+{
+	const char *sep = "";
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(dmc_link_flag_names); i++) {
+		if (link->flags & BIT(i)) {
+			n += scnprintf(buf + n, size - n, "%s%s", sep,
+				       dmc_link_flag_names[i]);
+			sep = ",";
+		}
+	}
+}
+
 /* One line of device_links. Links mutex held. */
 static void dmc_device_links_show_one(struct seq_file *m,
 				      struct dmc_device_link *link)
 {
-	const char *sep = "";
-	unsigned int i;
+	char flags[160];
 
 	read_lock(&dmc_name_lock);	/* a rename frees the old name */
 	seq_printf(m, "%s\t%s\t", dmc_dev_name(link->supplier),
 		   dmc_dev_name(link->consumer));
 	read_unlock(&dmc_name_lock);
-	seq_printf(m, "%s\t", link->status == DMC_DL_STATE_NONE ? "none" :
-		   dmc_link_state_names[link->status]);
-	for (i = 0; i < ARRAY_SIZE(dmc_link_flag_names); i++) {
-		if (link->flags & BIT(i)) {
-			seq_printf(m, "%s%s", sep, dmc_link_flag_names[i]);
-			sep = ",";
-		}
-	}
+	dmc_device_link_flags_str(link, flags, sizeof(flags));
+	seq_printf(m, "%s\t%s", dmc_device_link_status_str(link), flags);
 	if (link->stateless_refs > 1)
 		seq_printf(m, "\trefs=%u", link->stateless_refs);
 	seq_putc(m, '\n');

@@ -128,6 +128,7 @@ static int dmc_suspend_one(struct dmc_device *dev)
 		err = drv->suspend(dev);
 	if (!err) {
 		WRITE_ONCE(dev->p->power_state, DMC_POWER_SUSPENDED);
+		dmc_model_changed();
 		dmc_sysfs_notify(&dev->kobj, "power", "state");
 	} else {
 		dmc_pm_runtime_sleep_end(dev);
@@ -154,6 +155,7 @@ static int dmc_resume_one(struct dmc_device *dev)
 				    dmc_dev_name(dev), err);
 	/* Like Linux, carry on: the device is considered on again. */
 	WRITE_ONCE(dev->p->power_state, DMC_POWER_ON);
+	dmc_model_changed();
 	dmc_sysfs_notify(&dev->kobj, "power", "state");
 	/* Runtime PM on again; its runtime status is what it was. */
 	dmc_pm_runtime_sleep_end(dev);

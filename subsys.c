@@ -396,7 +396,9 @@ int dmc_bus_register(struct dmc_bus_type *bus)
 	if (!priv->drivers_kset)
 		goto err_devices;
 
+	dmc_model_change_begin();
 	WRITE_ONCE(bus->p, priv);
+	dmc_model_change_end();
 	return 0;
 
 err_devices:
@@ -458,7 +460,9 @@ void dmc_bus_unregister(struct dmc_bus_type *bus)
 	}
 	dmc_klist_iter_exit(&it);
 
+	dmc_model_change_begin();
 	WRITE_ONCE(bus->p, NULL);
+	dmc_model_change_end();
 	dmc_kset_unregister(priv->drivers_kset);
 	dmc_kset_unregister(priv->devices_kset);
 	dmc_kset_unregister(&priv->subsys);
@@ -653,7 +657,9 @@ int dmc_class_register(struct dmc_class *cls)
 		dmc_kset_put(&priv->subsys);
 		return err;
 	}
+	dmc_model_change_begin();
 	WRITE_ONCE(cls->p, priv);
+	dmc_model_change_end();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_class_register);
@@ -681,7 +687,9 @@ void dmc_class_unregister(struct dmc_class *cls)
 	WARN_ON(!list_empty(&priv->interfaces));
 	dmc_class_walk_devices(cls, NULL, dmc_subsys_del_member);
 
+	dmc_model_change_begin();
 	WRITE_ONCE(cls->p, NULL);
+	dmc_model_change_end();
 	WRITE_ONCE(priv->class, NULL);
 	/* The shows and stores of class_groups under way end first. */
 	smp_mb();

@@ -315,6 +315,59 @@ static const struct file_operations dmc_links_fops = {
 	.release = single_release,
 };
 
+/* ---- snapshot ------------------------------------------------------------ */
+
+/* The text, built once at open (snapshot.c): every read sees one state. */
+struct dmc_snapshot_file {
+	char *text;
+	size_t len;
+};
+
+static int dmc_snapshot_open(struct inode *inode, struct file *file)
+{
+	struct dmc_snapshot_file *sf;
+	int err = dmc_tree_check_open(file, 0444);
+
+	if (err)
+		return err;
+	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
+	if (!sf)
+		return -ENOMEM;
+	sf->text = dmc_model_snapshot(&sf->len);
+	if (IS_ERR(sf->text)) {
+		err = PTR_ERR(sf->text);
+		kfree(sf);
+		return err;
+	}
+	file->private_data = sf;
+	return 0;
+}
+
+static ssize_t dmc_snapshot_read(struct file *file, char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	struct dmc_snapshot_file *sf = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, sf->text, sf->len);
+}
+
+static int dmc_snapshot_release(struct inode *inode, struct file *file)
+{
+	struct dmc_snapshot_file *sf = file->private_data;
+
+	kvfree(sf->text);
+	kfree(sf);
+	return 0;
+}
+
+static const struct file_operations dmc_snapshot_fops = {
+	.owner = THIS_MODULE,
+	.open = dmc_snapshot_open,
+	.read = dmc_snapshot_read,
+	.llseek = default_llseek,
+	.release = dmc_snapshot_release,
+};
+
 /* The root's files, in the order a directory listing shows them. */
 const struct dmc_tree_file dmc_tree_files[] = {
 	{ "events", 0444, &dmc_events_fops },
@@ -322,6 +375,7 @@ const struct dmc_tree_file dmc_tree_files[] = {
 	{ "stats", 0444, &dmc_stats_fops },
 	{ "devices_deferred", 0444, &dmc_deferred_fops },
 	{ "device_links", 0444, &dmc_links_fops },
+	{ "snapshot", 0444, &dmc_snapshot_fops },
 	{ }
 };
 

@@ -152,13 +152,13 @@ lint_w1() {
 # own floor and of floors below it, never above. Every object file of
 # dmcore.ko must be placed here.
 declare -A FLOOR=(
-	[hashtab]=0 [phase]=0
+	[hashtab]=0 [phase]=0 [model_lock]=0
 	[klist]=1
 	[kobject]=2 [kobject_tree]=2 [kobject_attr]=2 [kobject_group]=2 [kobject_links]=2 [kobject_debug]=2 [kset]=2 [listener]=2
 	[event]=2
 	[device]=3 [devres]=3 [devres_group]=3 [device_add]=3 [device_sysfs]=3 [device_children]=3 [bus]=3 [driver]=3 [dd]=3 [deferred]=3 [device_move]=3
 	[class]=3 [link]=3 [devlink]=3 [power]=3 [subsys]=3 [match]=3 [shutdown]=3 [device_online]=3 [link_state]=3 [runtime]=3 [runtime_ops]=3
-	[invariants]=4
+	[invariants]=4 [snapshot]=4
 	[sysfs_export]=5 [tree_files]=5 [dmcfs]=5 [dmcfs_node]=5 [dmcfs_file]=5 [control]=5 [control_objects]=5 [control_verbs]=5
 	[control_devices]=5
 	[bridge]=5 [bridge_shadow]=5

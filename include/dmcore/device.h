@@ -161,6 +161,11 @@ static inline void dmc_device_lock(struct dmc_device *dev)
 	mutex_lock(&dev->mutex);
 }
 
+static inline int dmc_device_trylock(struct dmc_device *dev)
+{
+	return mutex_trylock(&dev->mutex);
+}
+
 static inline void dmc_device_unlock(struct dmc_device *dev)
 {
 	mutex_unlock(&dev->mutex);
