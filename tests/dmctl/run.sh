@@ -10,6 +10,11 @@
 #   badcount/      a snapshot whose `end` counts one device more than it has
 #   inconsistent/  a snapshot whose bus record counts a device too many
 #   nohist/        a stats file without probe_hist lines
+#   removing/      a driver being unregistered (removing=1: off its bus's
+#                  list, so not in the bus's drivers= count) still bound
+#   afterend/      a device record after `end` (only match lines may be)
+#   noprobe/       device records without per-device probe fields (a module
+#                  before them) and a devices_deferred file
 # Builds both programs (gcc -Wall -Wextra -O2; a warning fails) into a
 # temporary directory. Output is TAP: "ok N - what" / "not ok N - what",
 # then "1..N"; exit 0 only if all passed. scripts/check.sh runs it as the
@@ -142,6 +147,12 @@ for r in truncated badcount inconsistent; do
 		want_rc 1 "$c refuses the $r snapshot"
 	done
 done
+"$D" --root "$HERE/afterend" graph >"$T/out" 2>"$T/err"; RC=$?
+want_rc 1 "graph refuses a device record after end"
+"$D" --root "$HERE/removing" graph --json >"$T/out" 2>"$T/err"; RC=$?
+want_rc 0 "graph takes a driver being removed (removing=1), not in its bus's count"
+eq "graph: the removing driver is a node, bound to clk0" \
+	"$(json .node_count) $("$J" -f "$T/out" --graph >/dev/null && echo consistent)" "23 consistent"
 for c in tree "why uart0" "info uart0"; do
 	# shellcheck disable=SC2086
 	"$D" --root "$HERE/truncated" $c >"$T/out" 2>"$T/err"; RC=$?
@@ -277,6 +288,18 @@ eq "why --json: the unbound supplier" "$(json '.suppliers[0].path') $(json '.sup
 	"/devices/soc0/lonely0 false"
 run why --json uart0
 eq "why --json uart0: bound to" "$(json .bound) $(json .driver) $(json .probe.probe_ns)" "true uartdrv 2500000"
+
+# A module without per-device probe records: devices_deferred says it.
+"$D" --root "$HERE/noprobe" why waiter0 >"$T/out" 2>"$T/err"; RC=$?
+eq "why without probe records: devices_deferred's deferral" "$RC $(first)" \
+	"0 waiter0: not bound: its probe was deferred, waiting for pwr0 (reason: supply pwr0 not ready)"
+"$D" --root "$HERE/noprobe" why broken0 >"$T/out" 2>"$T/err"; RC=$?
+eq "why without probe records: a matching driver did not bind it" "$RC $(first)" \
+	"0 broken0: not bound: it matches faildrv, and no probe bound it (this snapshot has no probe results)"
+"$D" --root "$HERE/noprobe" why uart0 >"$T/out" 2>"$T/err"; RC=$?
+eq "why without probe records: bound" "$RC $(first)" "0 uart0: bound to driver uartdrv (bus soc)"
+"$D" --root "$HERE/noprobe" --json why broken0 >"$T/out" 2>"$T/err"; RC=$?
+check "why --json without probe records: valid JSON" valid
 
 # --- info -----------------------------------------------------------------------
 run info uart0

@@ -72,12 +72,42 @@ static void fmt_ns(char *buf, size_t size, unsigned long long ns)
 		snprintf(buf, size, "%.1f us", ns / 1e3);
 }
 
+/*
+ * A snapshot without per-device probe records (a module before them):
+ * the root file devices_deferred ("NAME\tWAITS\tREASON" lines) still
+ * says whether the device is deferred, on what and why.
+ */
+static void deferred_fallback(struct dev *d)
+{
+	char *path = root_path("devices_deferred"), *text, *line, *nl, *f2, *f3;
+	size_t nl_len = strlen(d->name);
+
+	text = read_file(path, NULL);
+	if (!text)
+		return;
+	for (line = text; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if (strncmp(line, d->name, nl_len) || line[nl_len] != '\t')
+			continue;
+		f2 = line + nl_len + 1;
+		f3 = strchr(f2, '\t');
+		if (f3)
+			*f3++ = '\0';
+		d->probe = "deferred";
+		d->waits = strcmp(f2, "unnamed") ? f2 : NULL;
+		d->reason = f3 && *f3 ? f3 : NULL;
+		return;
+	}
+}
+
 int cmd_why(int argc, char **argv)
 {
 	const char *arg = one_device(argc, argv, help_why, "why");
 	char verdict[1024], took[64], *matching;
 	struct snapshot *s = snapshot_load();
-	const struct dev *d = &s->devs[lookup_dev(s, arg)];
+	struct dev *d = &s->devs[lookup_dev(s, arg)];
 	const struct bus *b = d->bus ? find_bus(s, d->bus) : NULL;
 	int i, ndrv = 0, nmatch = 0, nmrec = 0, override_ok = 0, autoprobe;
 	size_t mlen = 1;
@@ -102,10 +132,15 @@ int cmd_why(int argc, char **argv)
 				strcat(matching, ", ");
 			strcat(matching, s->matches[i].driver);
 		}
+	if (!d->has_probe && !d->driver)
+		deferred_fallback(d);
 	autoprobe = d->autoprobe && (!b || b->autoprobe);
 	fmt_ns(took, sizeof(took), d->probe_ns);
 
-	if (d->driver)
+	if (d->driver && !d->has_probe)
+		snprintf(verdict, sizeof(verdict), "bound to driver %s (bus %s)",
+			 d->driver, d->bus ? d->bus : "-");
+	else if (d->driver)
 		snprintf(verdict, sizeof(verdict), "bound to driver %s (bus %s); its probe took %s",
 			 d->driver, d->bus ? d->bus : "-", took);
 	else if (!d->bus)
@@ -135,6 +170,10 @@ int cmd_why(int argc, char **argv)
 	else if (d->probe && !strcmp(d->probe, "ok"))
 		snprintf(verdict, sizeof(verdict),
 			 "not bound: its last probe succeeded, it has been unbound since");
+	else if (nmatch && !d->has_probe)
+		snprintf(verdict, sizeof(verdict),
+			 "not bound: it matches %s, and no probe bound it (this snapshot has no probe results)",
+			 matching);
 	else if (nmatch)
 		snprintf(verdict, sizeof(verdict),
 			 "not bound: it matches %s but has not been probed", matching);
@@ -238,13 +277,19 @@ int cmd_why(int argc, char **argv)
 			       m < 0 ? "(no match record)" : m ? "matches" : "does not match");
 		}
 	}
-	printf("  last probe: %s", d->probe ? d->probe : "-");
-	if (d->err)
-		printf(", errno %ld (%s)", d->err, errno_name(d->err));
-	printf(", %llu probe call(s)", d->probes);
-	if (d->probe_ns)
-		printf(", the last took %s", took);
-	putchar('\n');
+	if (!d->has_probe)
+		printf("  last probe: not in this snapshot (a module without per-device probe records)%s\n",
+		       d->probe ? "; devices_deferred lists it" : "");
+	else
+		printf("  last probe: %s", d->probe ? d->probe : "-");
+	if (d->has_probe) {
+		if (d->err)
+			printf(", errno %ld (%s)", d->err, errno_name(d->err));
+		printf(", %llu probe call(s)", d->probes);
+		if (d->probe_ns)
+			printf(", the last took %s", took);
+		putchar('\n');
+	}
 	if (d->waits || d->reason || (d->probe && !strcmp(d->probe, "deferred")))
 		printf("  deferral:   waits for %s; reason: %s\n", d->waits ? d->waits : "-",
 		       d->reason ? d->reason : "-");

@@ -87,6 +87,7 @@ struct dev {
 	long err;
 	unsigned long long probes, probe_ns;
 	int autoprobe;
+	int has_probe;	/* the record has probe=: per-device probe info */
 	int parent_idx;		/* -1: a root of the tree */
 	int *children, nchildren;
 };
@@ -102,6 +103,7 @@ struct drv {
 	struct rec *rec;
 	const char *bus, *name;
 	long devices, probes;
+	int removing;	/* removing=1: off its bus's list, still bound */
 };
 
 struct cls {

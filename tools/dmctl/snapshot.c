@@ -155,8 +155,9 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			*why = "a record is missing fields";
 			return -1;
 		}
-		if (s->has_end) {
-			*why = "records after `end`";
+		/* After `end` only the match lines (taken after the model part). */
+		if (s->has_end && strcmp(r->type, "match")) {
+			*why = "a record other than `match` after `end`";
 			return -1;
 		}
 		if (!s->version && strcmp(r->type, "dmcore-snapshot")) {
@@ -196,6 +197,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->drivers[s->ndrivers].name = r->fix[1];
 			s->drivers[s->ndrivers].devices = num_get(r, "devices", -1);
 			s->drivers[s->ndrivers].probes = num_get(r, "probes", -1);
+			s->drivers[s->ndrivers].removing = num_get(r, "removing", 0);
 			s->ndrivers++;
 		} else if (!strcmp(r->type, "device")) {
 			GROW(s->devs, s->ndevs);
@@ -211,6 +213,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			d->power = rec_get(r, "power");
 			d->runtime = rec_get(r, "runtime");
 			d->probe = rec_get(r, "probe");
+			d->has_probe = d->probe != NULL;
 			d->waits = opt_get(r, "waits");
 			d->reason = opt_get(r, "reason");
 			d->override = opt_get(r, "override");
@@ -350,7 +353,9 @@ int snapshot_check(const struct snapshot *s, char *buf, size_t size)
 				 s->drivers[i].name, s->drivers[i].bus);
 			goto out;
 		}
-		bdrv[b - s->buses]++;
+		/* A driver being removed has left its bus's list already. */
+		if (!s->drivers[i].removing)
+			bdrv[b - s->buses]++;
 	}
 	for (i = 0; i < s->ndevs; i++) {
 		d = &s->devs[i];
