@@ -158,14 +158,26 @@ static int parse_string(char **out, size_t *len)
 		if (c == '\\') {
 			p++;
 			switch (*p) {
-			case '"': buf[o++] = '"'; break;
-			case '\\': buf[o++] = '\\'; break;
-			case '/': buf[o++] = '/'; break;
-			case 'b': buf[o++] = '\b'; break;
-			case 'f': buf[o++] = '\f'; break;
-			case 'n': buf[o++] = '\n'; break;
-			case 'r': buf[o++] = '\r'; break;
-			case 't': buf[o++] = '\t'; break;
+			case '"':
+			case '\\':
+			case '/':
+				buf[o++] = *p;
+				break;
+			case 'b':
+				buf[o++] = '\b';
+				break;
+			case 'f':
+				buf[o++] = '\f';
+				break;
+			case 'n':
+				buf[o++] = '\n';
+				break;
+			case 'r':
+				buf[o++] = '\r';
+				break;
+			case 't':
+				buf[o++] = '\t';
+				break;
 			case 'u':
 				if (hex4(p + 1, &cp))
 					return fail_at("bad \\u escape");
@@ -336,7 +348,8 @@ static struct jv *parse_doc(const char *text)
 {
 	struct jv *v;
 
-	src = pos = text;
+	src = text;
+	pos = text;
 	err_msg = NULL;
 	v = parse_value(0);
 	if (v) {
@@ -437,7 +450,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int has_id(char **ids, int n, const char *id)
 {
-	return bsearch(&id, ids, n, sizeof(char *), cmp_str) != NULL;
+	return !!bsearch(&id, ids, n, sizeof(char *), cmp_str);
 }
 
 static int check_graph(const struct jv *g)
@@ -454,7 +467,8 @@ static int check_graph(const struct jv *g)
 	}
 	if (!nc || nc->type != J_NUM || atol(nc->start) != nodes->n ||
 	    !ec || ec->type != J_NUM || atol(ec->start) != edges->n) {
-		fprintf(stderr, "dmc-json-check: graph: node_count/edge_count (%ld/%ld) are not the lengths of nodes and edges (%d/%d)\n",
+		fprintf(stderr,
+			"dmc-json-check: graph: node_count/edge_count (%ld/%ld) are not the lengths of nodes and edges (%d/%d)\n",
 			nc ? atol(nc->start) : -1, ec ? atol(ec->start) : -1, nodes->n, edges->n);
 		return -1;
 	}
@@ -482,7 +496,8 @@ static int check_graph(const struct jv *g)
 			return -1;
 		}
 		if (!has_id(ids, nodes->n, from->str) || !has_id(ids, nodes->n, to->str)) {
-			fprintf(stderr, "dmc-json-check: graph: edge %d (%s -> %s) names a node that is not there\n",
+			fprintf(stderr,
+				"dmc-json-check: graph: edge %d (%s -> %s) names a node that is not there\n",
 				i, from->str, to->str);
 			return -1;
 		}
@@ -537,16 +552,17 @@ int main(int argc, char **argv)
 	FILE *f = stdin;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--lines"))
+		if (!strcmp(argv[i], "--lines")) {
 			lines = 1;
-		else if (!strcmp(argv[i], "--graph"))
+		} else if (!strcmp(argv[i], "--graph")) {
 			graph = 1;
-		else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
 			file = argv[++i];
-		else if (argv[i][0] == '.' || argv[i][0] == '[')
+		} else if (argv[i][0] == '.' || argv[i][0] == '[') {
 			exprs[nexprs++] = argv[i];
-		else {
-			fprintf(stderr, "usage: dmc-json-check [--lines] [--graph] [-f FILE] [EXPR]...\n");
+		} else {
+			fprintf(stderr,
+				"usage: dmc-json-check [--lines] [--graph] [-f FILE] [EXPR]...\n");
 			return 2;
 		}
 	}

@@ -15,7 +15,7 @@
 
 void help_why(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl why DEVICE [--json]\n"
 "\n"
 "Why DEVICE is or is not bound to a driver, from the snapshot file.\n"
@@ -25,19 +25,23 @@ void help_why(void)
 "name, probe calls and duration), a deferral (what it waits for and the\n"
 "driver's reason) and its suppliers through device links (flagged when\n"
 "not bound).\n"
-"DEVICE: a DEVPATH, a tree path or a unique device name.\n", stdout);
+"DEVICE: a DEVPATH, a tree path or a unique device name.\n";
+
+	fputs(text, stdout);
 }
 
 void help_info(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl info DEVICE [--json]\n"
 "\n"
 "Every field of DEVICE's record in the snapshot file, then the files at\n"
 "the top level of its directory in the tree (uevent and its attributes:\n"
 "their contents; links: their targets; subdirectories by name). Files\n"
 "are only read, never written; one that cannot be read says why.\n"
-"DEVICE: a DEVPATH, a tree path or a unique device name.\n", stdout);
+"DEVICE: a DEVPATH, a tree path or a unique device name.\n";
+
+	fputs(text, stdout);
 }
 
 static const char *one_device(int argc, char **argv, void (*help)(void), const char *cmd)
@@ -147,14 +151,16 @@ int cmd_why(int argc, char **argv)
 		snprintf(verdict, sizeof(verdict),
 			 "not bound: it is on no bus (only a device on a bus is bound to a driver)");
 	else if (!b || !ndrv)
-		snprintf(verdict, sizeof(verdict), "not bound: bus %s has no driver at all", d->bus);
+		snprintf(verdict, sizeof(verdict),
+			 "not bound: bus %s has no driver at all", d->bus);
 	else if (d->probe && !strcmp(d->probe, "deferred"))
 		snprintf(verdict, sizeof(verdict), "not bound: its probe was deferred%s%s%s%s%s",
 			 d->waits ? ", waiting for " : "", d->waits ? d->waits : "",
 			 d->reason ? " (reason: " : "", d->reason ? d->reason : "",
 			 d->reason ? ")" : "");
 	else if (d->probe && !strcmp(d->probe, "failed"))
-		snprintf(verdict, sizeof(verdict), "not bound: its last probe failed with %s (errno %ld)",
+		snprintf(verdict, sizeof(verdict),
+			 "not bound: its last probe failed with %s (errno %ld)",
 			 errno_name(d->err), d->err);
 	else if (d->override && !override_ok)
 		snprintf(verdict, sizeof(verdict),
@@ -162,7 +168,8 @@ int cmd_why(int argc, char **argv)
 			 d->override, d->bus);
 	else if (nmrec && !nmatch)
 		snprintf(verdict, sizeof(verdict),
-			 "not bound: no driver of bus %s matches it (%d driver(s) tried)", d->bus, nmrec);
+			 "not bound: no driver of bus %s matches it (%d driver(s) tried)",
+			 d->bus, nmrec);
 	else if (!autoprobe)
 		snprintf(verdict, sizeof(verdict),
 			 "not bound: autoprobe is off on bus %s (write its name to bus/%s/drivers_probe)",
@@ -183,7 +190,7 @@ int cmd_why(int argc, char **argv)
 	if (g_json) {
 		j_obj(NULL);
 		j_raw_str("device", d->path);
-		j_bool("bound", d->driver != NULL);
+		j_bool("bound", !!d->driver);
 		j_str("driver", d->driver);
 		j_raw_str("verdict", verdict);
 		j_str("bus", d->bus);
@@ -278,7 +285,8 @@ int cmd_why(int argc, char **argv)
 		}
 	}
 	if (!d->has_probe)
-		printf("  last probe: not in this snapshot (a module without per-device probe records)%s\n",
+		printf("  last probe: %s%s\n",
+		       "not in this snapshot (a module without per-device probe records)",
 		       d->probe ? "; devices_deferred lists it" : "");
 	else
 		printf("  last probe: %s", d->probe ? d->probe : "-");
@@ -310,6 +318,34 @@ int cmd_why(int argc, char **argv)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A regular file's value: one line inline, several indented below. */
+static void print_file(const char *name, const char *path)
+{
+	char *val = read_file(path, NULL), *nl, *p;
+	size_t l;
+
+	if (!val) {
+		printf("    %s: (not readable: %s)\n", name, strerror(errno));
+		return;
+	}
+	l = strlen(val);
+	if (l && val[l - 1] == '\n')
+		val[--l] = '\0';
+	nl = strchr(val, '\n');
+	if (!nl) {
+		printf("    %s = %s\n", name, val);
+	} else {
+		printf("    %s:\n      ", name);
+		for (p = val; *p; p++) {
+			putchar(*p);
+			if (*p == '\n')
+				fputs("      ", stdout);
+		}
+		putchar('\n');
+	}
+	free(val);
 }
 
 int cmd_info(int argc, char **argv)
@@ -418,25 +454,8 @@ int cmd_info(int argc, char **argv)
 			printf("    %s -> %s\n", names[i], t);
 		} else if (S_ISDIR(st.st_mode)) {
 			printf("    %s/\n", names[i]);
-		} else if (!(val = read_file(p, NULL))) {
-			printf("    %s: (not readable: %s)\n", names[i], strerror(errno));
 		} else {
-			size_t l = strlen(val);
-			char *nl = strchr(val, '\n');
-
-			if (l && val[l - 1] == '\n')
-				val[--l] = '\0';
-			if (!nl || nl == val + l) {
-				printf("    %s = %s\n", names[i], val);
-			} else {
-				printf("    %s:\n      ", names[i]);
-				for (p = val; *p; p++) {
-					putchar(*p);
-					if (*p == '\n')
-						fputs("      ", stdout);
-				}
-				putchar('\n');
-			}
+			print_file(names[i], p);
 		}
 	}
 	return 0;

@@ -15,7 +15,7 @@
 
 void help_graph(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl graph [--dot | --json]\n"
 "\n"
 "The model as a graph, from one read of the snapshot file.\n"
@@ -28,7 +28,9 @@ void help_graph(void)
 "--json: {generation, seqnum, node_count, edge_count, nodes: [{id, kind,\n"
 "name, ...}], edges: [{from, to, kind}]}.\n"
 "The snapshot is checked first (its end counts, every reference, every\n"
-"count): a truncated or inconsistent one exits 1.\n", stdout);
+"count): a truncated or inconsistent one exits 1.\n";
+
+	fputs(text, stdout);
 }
 
 struct edge {
@@ -190,7 +192,8 @@ int cmd_graph(int argc, char **argv)
 		return 0;
 	}
 	if (dot) {
-		printf("digraph dmcore {\n\trankdir=LR;\n\tlabel=\"dmcore generation %llu, seqnum %llu\";\n",
+		printf("digraph dmcore {\n\trankdir=LR;\n");
+		printf("\tlabel=\"dmcore generation %llu, seqnum %llu\";\n",
 		       s->generation, s->seqnum);
 		for (i = 0; i < s->nbuses; i++) {
 			putchar('\t');
@@ -228,9 +231,9 @@ int cmd_graph(int argc, char **argv)
 			dot_str(edges[i].from);
 			printf(" -> ");
 			dot_str(edges[i].to);
-			if (!strcmp(edges[i].kind, "parent"))
+			if (!strcmp(edges[i].kind, "parent")) {
 				printf(" [color=black];\n");
-			else if (!strcmp(edges[i].kind, "link")) {
+			} else if (!strcmp(edges[i].kind, "link")) {
 				printf(" [color=red, style=bold, label=");
 				dot_str(edges[i].label ? edges[i].label : "link");
 				printf("];\n");
@@ -243,8 +246,9 @@ int cmd_graph(int argc, char **argv)
 		printf("}\n");
 		return 0;
 	}
-	printf("generation %llu seqnum %llu: %d nodes (%d devices, %d buses, %d drivers, %d classes), %d edges (%d links)\n",
-	       s->generation, s->seqnum, nnodes, s->ndevs, s->nbuses, s->ndrivers,
+	printf("generation %llu seqnum %llu: ", s->generation, s->seqnum);
+	printf("%d nodes (%d devices, %d buses, %d drivers, %d classes), %d edges (%d links)\n",
+	       nnodes, s->ndevs, s->nbuses, s->ndrivers,
 	       s->nclasses, nedges, s->nlinks);
 	for (i = 0; i < s->nbuses; i++)
 		printf("node bus:%s\n", esc(s->buses[i].name));

@@ -14,7 +14,7 @@
 
 void help_monitor(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl monitor [--subsystem-match SUBSYSTEM[/DEVTYPE]]... [--action ACTION]...\n"
 "                     [--property] [--seqnum N] [--count N] [--timeout SEC] [--json]\n"
 "\n"
@@ -35,7 +35,9 @@ void help_monitor(void)
 "  --json                one JSON object per line and event:\n"
 "                        {seqnum, action, devpath, subsystem, properties}\n"
 "Without --count or --timeout it runs until interrupted. Output is flushed\n"
-"after every event.\n", stdout);
+"after every event.\n";
+
+	fputs(text, stdout);
 }
 
 static char **subs, **acts;
@@ -77,16 +79,18 @@ static int passes(const struct event *ev)
 }
 
 /* The last SEQNUM sent: stats' last_seqnum, else the snapshot's. */
-static unsigned long long last_seqnum(void)
+static unsigned long long start_seqnum(void)
 {
 	char *path = root_path("stats"), *text, *p;
 	struct snapshot *s;
 
 	text = read_file(path, NULL);
 	if (text) {
-		p = strstr(text, "last_seqnum ");
+		static const char key[] = "last_seqnum ";
+
+		p = strstr(text, key);
 		if (p && (p == text || p[-1] == '\n'))
-			return strtoull(p + 12, NULL, 10);
+			return strtoull(p + strlen(key), NULL, 10);
 	}
 	s = snapshot_load();
 	if (!s->has_seqnum)
@@ -141,34 +145,51 @@ int cmd_monitor(int argc, char **argv)
 		n = common_option(argc, argv, i, help_monitor);
 		if (n) {
 			i += n;
-		} else if ((v = optarg_of(argc, argv, &i, "--subsystem-match"))) {
+			continue;
+		}
+		v = optarg_of(argc, argv, &i, "--subsystem-match");
+		if (v) {
 			if (!*v)
 				usage_error("monitor: empty --subsystem-match");
 			push(&subs, &nsubs, v);
-		} else if ((v = optarg_of(argc, argv, &i, "--action"))) {
+			continue;
+		}
+		v = optarg_of(argc, argv, &i, "--action");
+		if (v) {
 			if (!*v)
 				usage_error("monitor: empty --action");
 			push(&acts, &nacts, v);
-		} else if ((v = optarg_of(argc, argv, &i, "--seqnum"))) {
+			continue;
+		}
+		v = optarg_of(argc, argv, &i, "--seqnum");
+		if (v) {
 			from = parse_number("--seqnum", v);
 			have_from = 1;
-		} else if ((v = optarg_of(argc, argv, &i, "--count"))) {
+			continue;
+		}
+		v = optarg_of(argc, argv, &i, "--count");
+		if (v) {
 			count = parse_number("--count", v);
 			if (!count)
 				usage_error("monitor: --count must be at least 1");
-		} else if ((v = optarg_of(argc, argv, &i, "--timeout"))) {
+			continue;
+		}
+		v = optarg_of(argc, argv, &i, "--timeout");
+		if (v) {
 			timeout = parse_number("--timeout", v);
-		} else if (!strcmp(argv[i], "--property") || !strcmp(argv[i], "-p")) {
+			continue;
+		}
+		if (!strcmp(argv[i], "--property") || !strcmp(argv[i], "-p")) {
 			property = 1;
 			i++;
-		} else if (argv[i][0] == '-') {
-			usage_error("monitor: unknown option '%s'", argv[i]);
-		} else {
-			usage_error("monitor: unexpected argument '%s'", argv[i]);
+			continue;
 		}
+		if (argv[i][0] == '-')
+			usage_error("monitor: unknown option '%s'", argv[i]);
+		usage_error("monitor: unexpected argument '%s'", argv[i]);
 	}
 	if (!have_from)
-		from = last_seqnum() + 1;
+		from = start_seqnum() + 1;
 	path = root_path("events");
 	r = events_open(path);
 	if (!r)
@@ -205,7 +226,8 @@ int cmd_monitor(int argc, char **argv)
 			j_obj("properties");
 			for (k = 0; k < ev.nvars; k++) {
 				char *eq = strchr(ev.vars[k], '=');
-				char *key = xstrndup(ev.vars[k], eq ? (size_t)(eq - ev.vars[k]) : strlen(ev.vars[k]));
+				size_t kl = eq ? (size_t)(eq - ev.vars[k]) : strlen(ev.vars[k]);
+				char *key = xstrndup(ev.vars[k], kl);
 
 				j_raw_str(key, eq ? eq + 1 : "");
 				free(key);

@@ -13,7 +13,7 @@
 
 void help_stats(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl stats [--json]\n"
 "\n"
 "The stats file: live objects, events, probes, misuse reports, as KEY\n"
@@ -24,7 +24,9 @@ void help_stats(void)
 "--json: {stats: {KEY: VALUE}, probe_hist_bounds_us: [...],\n"
 "probe_hist: [{bus, driver, count, ok, failed, deferred, total_us,\n"
 "mean_us, p50_below_us, p99_below_us, buckets: [...]}]}\n"
-"(a bound of inf is null).\n", stdout);
+"(a bound of inf is null).\n";
+
+	fputs(text, stdout);
 }
 
 #define NB_MAX 64
@@ -117,7 +119,8 @@ int cmd_stats(int argc, char **argv)
 		if (!strcmp(w[0], "probe_hist_bounds_us")) {
 			nbounds = 0;
 			for (k = 1; k < nw && nbounds < NB_MAX; k++)
-				bounds[nbounds++] = strcmp(w[k], "inf") ? strtoll(w[k], NULL, 10) : -1;
+				bounds[nbounds++] =
+					strcmp(w[k], "inf") ? strtoll(w[k], NULL, 10) : -1;
 		} else if (!strcmp(w[0], "probe_hist") && nw >= 3) {
 			struct hist *h;
 
@@ -254,7 +257,8 @@ int cmd_stats(int argc, char **argv)
 
 			if (!hs[i].b[k])
 				continue;
-			snprintf(lo, sizeof(lo), "%lld", k > 0 && k - 1 < nbounds ? bounds[k - 1] : 0);
+			snprintf(lo, sizeof(lo), "%lld",
+				 k > 0 && k - 1 < nbounds ? bounds[k - 1] : 0);
 			if (k < nbounds && bounds[k] >= 0)
 				snprintf(hi, sizeof(hi), "%lld", bounds[k]);
 			else

@@ -12,7 +12,7 @@
 
 void help_tree(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl tree [PATH] [--json]\n"
 "\n"
 "The device hierarchy from the snapshot file: one line per device, its\n"
@@ -22,7 +22,9 @@ void help_tree(void)
 "(/devices/soc0), a tree path (devices/soc0) or a unique device name.\n"
 "The first line names the snapshot's generation and seqnum.\n"
 "--json: {generation, seqnum, devices: [{path, name, bus, class, driver,\n"
-"power, runtime, children: [...]}]}.\n", stdout);
+"power, runtime, children: [...]}]}.\n";
+
+	fputs(text, stdout);
 }
 
 static const struct snapshot *S;

@@ -21,6 +21,11 @@
 
 #define DMCTL_DEFAULT_ROOT "/sys/kernel/debug/dmcore"
 
+/* The kernel's spellings of these, for user space. */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __noreturn __attribute__((noreturn))
+
 /* Global options (main.c). */
 extern const char *g_root;	/* --root, DMCTL_ROOT, or the default */
 extern int g_json;		/* --json */
@@ -34,9 +39,9 @@ char *root_path(const char *name);		/* g_root "/" name */
 /* Read a whole file; NULL and errno set on failure. */
 char *read_file(const char *path, size_t *len);
 /* Exit 2 with "dmctl: MSG" (a usage error). */
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+__printf(1, 2) __noreturn void usage_error(const char *fmt, ...);
 /* Exit 1 with "dmctl: MSG" (a failure). */
-void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+__printf(1, 2) __noreturn void fail(const char *fmt, ...);
 /* A decimal number for option OPT, else a usage error. */
 unsigned long long parse_number(const char *opt, const char *s);
 /* "ENODEV" for 19; "E?" for an unknown one (never NULL). */
@@ -45,8 +50,10 @@ const char *errno_name(long e);
 char *unescape(const char *s);
 /* The snapshot's escaping again, for text output ("-" for NULL). */
 const char *esc(const char *s);
-/* Generic per-subcommand option handling: --json, --root DIR, --help.
- * Returns the number of argv entries consumed (0: not a global option). */
+/*
+ * Generic per-subcommand option handling: --json, --root DIR, --help.
+ * Returns the number of argv entries consumed (0: not a global option).
+ */
 int common_option(int argc, char **argv, int i, void (*help)(void));
 
 extern int j_compact;	/* no newlines: one document per line */
@@ -137,18 +144,24 @@ struct snapshot {
 	size_t len;
 };
 
-/* Read and parse ROOT/snapshot; exits 1 with a message on a failure to
- * read, a bad header, or a missing or disagreeing `end`. */
+/*
+ * Read and parse ROOT/snapshot; exits 1 with a message on a failure to
+ * read, a bad header, or a missing or disagreeing `end`.
+ */
 struct snapshot *snapshot_load(void);
 /* Parse TEXT (for tests); 0 or -1 with *why set. */
 int snapshot_parse(struct snapshot *s, char *text, const char **why);
-/* Cross-check references and per-object counts; 0 or -1 with a message
- * written into buf. */
+/*
+ * Cross-check references and per-object counts; 0 or -1 with a message
+ * written into buf.
+ */
 int snapshot_check(const struct snapshot *s, char *buf, size_t size);
 const char *rec_get(const struct rec *r, const char *key);
 int find_dev_path(const struct snapshot *s, const char *path);
-/* Resolve a DEVPATH, tree path or unique name; exits 1 when unknown or
- * ambiguous (listing candidates). */
+/*
+ * Resolve a DEVPATH, tree path or unique name; exits 1 when unknown or
+ * ambiguous (listing candidates).
+ */
 int lookup_dev(const struct snapshot *s, const char *arg);
 struct bus *find_bus(const struct snapshot *s, const char *name);
 struct drv *find_drv(const struct snapshot *s, const char *bus, const char *name);
@@ -165,8 +178,10 @@ struct event {
 
 struct events_reader;
 struct events_reader *events_open(const char *path);
-/* Next record: 1 got one, 0 end of file, -2 timed out (deadline_ms < 0:
- * none), -1 error (errno). */
+/*
+ * Next record: 1 got one, 0 end of file, -2 timed out (deadline_ms < 0:
+ * none), -1 error (errno).
+ */
 int events_next(struct events_reader *r, struct event *ev, long long deadline_ms);
 const char *event_var(const struct event *ev, const char *key);
 long long now_ms(void);

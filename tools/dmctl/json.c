@@ -79,11 +79,14 @@ void j_escape(FILE *f, const char *str)
 			fprintf(f, "\\u%04x", *s++);
 		} else if (*s < 0x80) {
 			fputc(*s++, f);
-		} else if ((n = utf8_len(s)) > 0) {
-			fwrite(s, 1, n, f);
-			s += n;
 		} else {
-			fprintf(f, "\\u%04x", *s++);
+			n = utf8_len(s);
+			if (n > 0) {
+				fwrite(s, 1, n, f);
+				s += n;
+			} else {
+				fprintf(f, "\\u%04x", *s++);
+			}
 		}
 	}
 	fputc('"', f);

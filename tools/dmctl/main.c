@@ -19,7 +19,7 @@ int g_json;
 
 void help_main(void)
 {
-	fputs(
+	static const char text[] =
 "usage: dmctl [--root DIR] [--json] COMMAND [ARGS]\n"
 "\n"
 "Look at dmcore's device model through the files of its tree.\n"
@@ -42,7 +42,9 @@ void help_main(void)
 "DEVICE is a DEVPATH (/devices/soc0/uart0), a tree path (devices/soc0/uart0)\n"
 "or a device name (uart0) when no other device has it.\n"
 "Exit status: 0 ok, 1 failure (unknown device, unreadable file, bad\n"
-"snapshot), 2 usage error.\n", stdout);
+"snapshot), 2 usage error.\n";
+
+	fputs(text, stdout);
 }
 
 static const struct {
@@ -58,7 +60,7 @@ static const struct {
 	{ "stats", cmd_stats, help_stats },
 };
 
-#define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
+#define NCMDS ((int)ARRAY_SIZE(cmds))
 
 static int find_cmd(const char *name)
 {

@@ -70,7 +70,7 @@ static int split_rec(char *line, struct rec *r)
 	memset(r, 0, sizeof(*r));
 	r->type = w[0];
 	r->nfix = -1;
-	for (i = 0; i < (int)(sizeof(rec_types) / sizeof(rec_types[0])); i++)
+	for (i = 0; i < (int)ARRAY_SIZE(rec_types); i++)
 		if (!strcmp(rec_types[i].type, w[0]))
 			r->nfix = rec_types[i].nfix;
 	if (r->nfix < 0)
@@ -92,7 +92,11 @@ static int split_rec(char *line, struct rec *r)
 	return 0;
 }
 
-#define GROW(arr, n) ((arr) = xrealloc((arr), sizeof(*(arr)) * ((n) + 1)))
+/* Room for one more element after the N in ARR. */
+static void *grow(void *arr, size_t size, int n)
+{
+	return xrealloc(arr, size * (n + 1));
+}
 
 static int cmp_path_idx(const void *a, const void *b, void *ctx);
 
@@ -177,7 +181,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->seqnum = strtoull(r->fix[0], NULL, 10);
 			s->has_seqnum = 1;
 		} else if (!strcmp(r->type, "bus")) {
-			GROW(s->buses, s->nbuses);
+			s->buses = grow(s->buses, sizeof(*s->buses), s->nbuses);
 			s->buses[s->nbuses].rec = r;
 			s->buses[s->nbuses].name = r->fix[0];
 			s->buses[s->nbuses].autoprobe = num_get(r, "autoprobe", 1);
@@ -185,13 +189,13 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->buses[s->nbuses].drivers = num_get(r, "drivers", -1);
 			s->nbuses++;
 		} else if (!strcmp(r->type, "class")) {
-			GROW(s->classes, s->nclasses);
+			s->classes = grow(s->classes, sizeof(*s->classes), s->nclasses);
 			s->classes[s->nclasses].rec = r;
 			s->classes[s->nclasses].name = r->fix[0];
 			s->classes[s->nclasses].devices = num_get(r, "devices", -1);
 			s->nclasses++;
 		} else if (!strcmp(r->type, "driver")) {
-			GROW(s->drivers, s->ndrivers);
+			s->drivers = grow(s->drivers, sizeof(*s->drivers), s->ndrivers);
 			s->drivers[s->ndrivers].rec = r;
 			s->drivers[s->ndrivers].bus = r->fix[0];
 			s->drivers[s->ndrivers].name = r->fix[1];
@@ -200,7 +204,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->drivers[s->ndrivers].removing = num_get(r, "removing", 0);
 			s->ndrivers++;
 		} else if (!strcmp(r->type, "device")) {
-			GROW(s->devs, s->ndevs);
+			s->devs = grow(s->devs, sizeof(*s->devs), s->ndevs);
 			d = &s->devs[s->ndevs++];
 			memset(d, 0, sizeof(*d));
 			d->rec = r;
@@ -213,7 +217,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			d->power = rec_get(r, "power");
 			d->runtime = rec_get(r, "runtime");
 			d->probe = rec_get(r, "probe");
-			d->has_probe = d->probe != NULL;
+			d->has_probe = !!d->probe;
 			d->waits = opt_get(r, "waits");
 			d->reason = opt_get(r, "reason");
 			d->override = opt_get(r, "override");
@@ -222,7 +226,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			d->probe_ns = num_get(r, "probe_ns", 0);
 			d->autoprobe = num_get(r, "autoprobe", 1);
 		} else if (!strcmp(r->type, "link")) {
-			GROW(s->links, s->nlinks);
+			s->links = grow(s->links, sizeof(*s->links), s->nlinks);
 			s->links[s->nlinks].rec = r;
 			s->links[s->nlinks].supplier = r->fix[0];
 			s->links[s->nlinks].consumer = r->fix[1];
@@ -230,7 +234,7 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->links[s->nlinks].flags = opt_get(r, "flags");
 			s->nlinks++;
 		} else if (!strcmp(r->type, "match")) {
-			GROW(s->matches, s->nmatches);
+			s->matches = grow(s->matches, sizeof(*s->matches), s->nmatches);
 			s->matches[s->nmatches].path = r->fix[0];
 			s->matches[s->nmatches].driver = r->fix[1];
 			s->matches[s->nmatches].ok = atoi(r->fix[2]);
@@ -275,8 +279,10 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 		d->parent_idx = d->parent ? find_dev_path(s, d->parent) : -1;
 		p = d->parent_idx;
 		if (p >= 0) {
-			GROW(s->devs[p].children, s->devs[p].nchildren);
-			s->devs[p].children[s->devs[p].nchildren++] = i;
+			struct dev *up = &s->devs[p];
+
+			up->children = grow(up->children, sizeof(int), up->nchildren);
+			up->children[up->nchildren++] = i;
 		}
 	}
 	return 0;
@@ -389,7 +395,8 @@ int snapshot_check(const struct snapshot *s, char *buf, size_t size)
 		if (d->driver) {
 			dr = find_drv(s, d->bus, d->driver);
 			if (!dr || !d->bus) {
-				snprintf(buf, size, "device %s: driver %s is not a driver of its bus",
+				snprintf(buf, size,
+					 "device %s: driver %s is not a driver of its bus",
 					 d->path, d->driver);
 				goto out;
 			}
@@ -407,7 +414,8 @@ int snapshot_check(const struct snapshot *s, char *buf, size_t size)
 	for (i = 0; i < s->nbuses; i++) {
 		if ((s->buses[i].devices >= 0 && s->buses[i].devices != bdev[i]) ||
 		    (s->buses[i].drivers >= 0 && s->buses[i].drivers != bdrv[i])) {
-			snprintf(buf, size, "bus %s says devices=%ld drivers=%ld, the records have %ld and %ld",
+			snprintf(buf, size,
+				 "bus %s says devices=%ld drivers=%ld, the records have %ld and %ld",
 				 s->buses[i].name, s->buses[i].devices, s->buses[i].drivers,
 				 bdev[i], bdrv[i]);
 			goto out;

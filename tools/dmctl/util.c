@@ -180,9 +180,9 @@ const char *errno_name(long e)
 {
 	if (e < 0)
 		e = -e;
-	if (e > 0 && e < (long)(sizeof(errnames) / sizeof(errnames[0])) && errnames[e])
+	if (e > 0 && e < (long)ARRAY_SIZE(errnames) && errnames[e])
 		return errnames[e];
-	if (e >= 512 && e < 512 + (long)(sizeof(kernnames) / sizeof(kernnames[0])))
+	if (e >= 512 && e < 512 + (long)ARRAY_SIZE(kernnames))
 		return kernnames[e - 512];
 	return "E?";
 }
@@ -204,8 +204,9 @@ char *unescape(const char *s)
 	int h, l;
 
 	while (*s) {
-		if (s[0] == '\\' && s[1] == 'x' && (h = hexval(s[2])) >= 0 &&
-		    (l = hexval(s[3])) >= 0) {
+		h = s[0] == '\\' && s[1] == 'x' ? hexval(s[2]) : -1;
+		l = h >= 0 ? hexval(s[3]) : -1;
+		if (l >= 0) {
 			*o++ = (char)(h * 16 + l);
 			s += 4;
 		} else {
