@@ -158,6 +158,7 @@ for c in tree "why uart0" "info uart0"; do
 	"$D" --root "$HERE/truncated" $c >"$T/out" 2>"$T/err"; RC=$?
 	want_rc 1 "$c refuses the truncated snapshot"
 done
+# shellcheck disable=SC2016 # a literal backquote
 check "the truncated snapshot's message says why" grep -q 'no `end` record' "$T/err"
 
 # --- root selection ------------------------------------------------------
@@ -214,6 +215,7 @@ eq "graph: the summary" "$(first)" \
 eq "graph: node lines" "$(grep -c '^node ' "$T/out")" 22
 eq "graph: edge lines" "$(grep -c '^edge ' "$T/out")" 30
 for k in "parent 9" "bus 14" "bound 2" "class 3" "link 2"; do
+	# shellcheck disable=SC2086 # two words
 	set -- $k
 	eq "graph: $1 edges" "$(grep -c "^edge $1 " "$T/out")" "$2"
 done

@@ -13,11 +13,11 @@
 # lengths) and two graphs of one generation are identical.
 # Needs /dmc/files/dmctl and dmc-json-check (scripts/build-guest-tools.sh;
 # check.sh adds them). Output is TAP; exit 0 only if all passed.
+# shellcheck disable=SC2012 # ls | wc -l: the tree's names hold no newline
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
 C=$DMC_DIR/control
-D=$DMC_DIR/devices
 DM=$DMC_FILES/dmctl
 JC=$DMC_FILES/dmc-json-check
 T=/tmp/dmctl-test
@@ -194,7 +194,7 @@ sleep 2
 must "device add tm0 bus=tm"
 must "device add tmx0 class=tmc"
 must "settle"
-for p in $p1 $p2 $p3 $p4 $p5 $p6 $p7; do wait $p; done
+for p in $p1 $p2 $p3 $p4 $p5 $p6 $p7; do wait "$p"; done
 for f in m-all m-bind m-sub m-cls m-prop m-json m-none; do
 	echo "# $f:"
 	sed 's/^/#   /' $T/$f
@@ -309,7 +309,39 @@ eq "30 graphs during the churn: every dmctl graph exited 0" "$badrc" 0
 eq "30 graphs during the churn: each one's JSON consistent" "$bad" 0
 eq "graphs of one generation are identical (pairs that differ)" "$differ" 0
 check "graphs of one generation: at least the two back-to-back ones compared ($same pairs)" test "$same" -ge 1
-gens=$(for k in $(seq 1 30); do "$JC" -f $T/g$k.json .generation; done | sort -un | wc -l)
+# A slower churn, one change every 0.3 s: graphs taken back to back mostly
+# fall within one generation, and each such pair must be identical.
+touch $T/slow.on
+(
+	i=0
+	while [ -f $T/slow.on ]; do
+		i=$((i + 1))
+		ctl "device add ts$i bus=tg" >/dev/null
+		sleep 0.3
+		ctl "device del /devices/ts$i" >/dev/null
+		sleep 0.3
+	done
+) &
+sp=$!
+pairs=0 pdiffer=0 pbad=0 k=0
+while [ $k -lt 12 ]; do
+	k=$((k + 1))
+	"$DM" graph --json >$T/pa.json 2>/dev/null || pbad=$((pbad + 1))
+	"$DM" graph --json >$T/pb.json 2>/dev/null || pbad=$((pbad + 1))
+	"$JC" --graph -f $T/pa.json 2>/dev/null || pbad=$((pbad + 1))
+	"$JC" --graph -f $T/pb.json 2>/dev/null || pbad=$((pbad + 1))
+	if [ "$("$JC" -f $T/pa.json .generation)" = "$("$JC" -f $T/pb.json .generation)" ]; then
+		pairs=$((pairs + 1))
+		cmp -s $T/pa.json $T/pb.json || { pdiffer=$((pdiffer + 1)); diff $T/pa.json $T/pb.json | head -n 10 | sed 's/^/# /'; }
+	fi
+	sleep 0.2
+done
+rm -f $T/slow.on
+wait $sp
+eq "slow churn: 12 pairs of graphs exited 0 and are consistent (failures)" "$pbad" 0
+eq "slow churn: pairs of one generation that differ" "$pdiffer" 0
+check "slow churn: pairs of one generation compared ($pairs of 12)" test "$pairs" -ge 3
+gens=$(for k in $(seq 1 30); do "$JC" -f "$T/g$k.json" .generation; done | sort -un | wc -l)
 check "the churn changed the generation between graphs ($gens generations)" test "$gens" -ge 2
 
 tap_end
