@@ -21,8 +21,11 @@ static void indent(void)
 {
 	int i;
 
-	if (j_compact)
+	if (j_compact) {
+		if (count[depth] > 1)
+			putchar(' ');
 		return;
+	}
 	putchar('\n');
 	for (i = 0; i < depth; i++)
 		fputs("  ", stdout);
@@ -133,7 +136,7 @@ void j_end(void)
 	char c = closer[depth];
 
 	depth--;
-	if (had)
+	if (had && !j_compact)
 		indent();
 	putchar(c);
 }
