@@ -83,6 +83,8 @@ check "dmctl tree: tclk0 bound to tclk" grep -qE '^\|-- tclk0  bus=tb class=- dr
 check "dmctl tree: tuart0 last, in class tc, bound to tuart" \
 	grep -qE '^`-- tuart0  bus=tb class=tc driver=tuart power=on runtime=' $T/tree
 "$DM" tree >$T/tree-all 2>&1
+echo "# dmctl tree"
+sed 's/^/#   /' $T/tree-all
 check "dmctl tree: the whole tree holds tsoc0's subtree" grep -qE '^(\||`)-- tsoc0  bus=-' $T/tree-all
 "$DM" tree --json >$T/tree.json 2>&1
 check "dmctl tree --json: valid JSON" "$JC" -f $T/tree.json
@@ -95,6 +97,8 @@ eq "dmctl tree of an unknown path: exit 1" "$? $(wc -l <$T/err | tr -d ' ')" "1 
 verdict tuart0 "$(if [ $probe_records = 1 ]; then
 	"$DM" why tuart0 | head -n1 | grep -E '^tuart0: bound to driver tuart \(bus tb\); its probe took [0-9.]+ (us|ms|s)$'
 else echo "tuart0: bound to driver tuart (bus tb)"; fi)"
+echo "# dmctl why tuart0"
+"$DM" why tuart0 2>&1 | sed 's/^/#   /'
 check "dmctl why tuart0: its supplier tclk0, bound" \
 	sh -c "'$DM' why tuart0 | grep -qF 'supplier:   /devices/tsoc0/tclk0 (link '"
 must "driver add tfail bus=tb match=tfail* probe=fail:19"
@@ -224,7 +228,10 @@ check "dmctl graph --json: consistent (every edge's ends are nodes, counts)" "$J
 "$DM" graph --dot >$T/g.dot 2>&1
 check "dmctl graph --dot: a digraph" sh -c "head -n1 $T/g.dot | grep -qxF 'digraph dmcore {' && tail -n1 $T/g.dot | grep -qxF '}'"
 "$DM" graph >$T/g.txt
-head -n1 $T/g.txt | sed 's/^/# /'
+echo "# dmctl graph"
+sed 's/^/#   /' $T/g.txt
+echo "# dmctl graph --dot"
+sed 's/^/#   /' $T/g.dot
 # The tree's own view, counted from its directories: a device is a
 # directory of devices/ with a uevent file; its parent is a device when
 # the directory above has one too (glue directories such as virtual/
