@@ -455,10 +455,23 @@ static unsigned int sn_check(struct kunit *test, const char *text)
 	return bad;
 }
 
+/*
+ * During churn: the generation when the devices were collected, then a
+ * pause that gives the churn thread time to change the model if it
+ * could; the header, written after, must show the same generation.
+ */
+static u64 sn_churn_gen;
+
+static void sn_churn_hook(void)
+{
+	WRITE_ONCE(sn_churn_gen, dmc_model_generation());
+	mdelay(2);
+}
+
 static void snapshot_consistent_under_churn(struct kunit *test)
 {
 	struct sn_churn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	unsigned int i, bad = 0, taken = 0;
+	unsigned int i, bad = 0, taken = 0, stale = 0;
 	struct task_struct *k;
 	u64 last = 0, g;
 	char *text;
@@ -473,8 +486,14 @@ static void snapshot_consistent_under_churn(struct kunit *test)
 	k = kthread_run(sn_churn_fn, c, "sn-churn");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
 	for (i = 0; i < 60; i++) {
+		/* Every other one pauses while frozen: nothing may change then. */
+		WRITE_ONCE(sn_churn_gen, U64_MAX);
+		WRITE_ONCE(dmc_snapshot_test_hook, i & 1 ? sn_churn_hook : NULL);
 		text = sn_take(test);
+		WRITE_ONCE(dmc_snapshot_test_hook, NULL);
 		g = sn_generation(text);
+		if (i & 1)
+			stale += g != READ_ONCE(sn_churn_gen);
 		KUNIT_EXPECT_GE(test, g, last);
 		last = g;
 		bad += sn_check(test, text);
@@ -484,6 +503,7 @@ static void snapshot_consistent_under_churn(struct kunit *test)
 	WRITE_ONCE(c->stop, true);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&c->done, 60 * HZ));
 	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, stale, 0U);
 	KUNIT_EXPECT_GT(test, c->rounds, 0U);
 	kunit_info(test, "%u snapshots during %u rounds of add/move/rename/del\n",
 		   taken, c->rounds);
