@@ -338,7 +338,8 @@ run stats
 want_rc 0 "stats"
 check "stats: the stats lines" grep -qE '^last_seqnum +20$' "$T/out"
 check "stats: a row per driver" grep -qE '^  soc +uartdrv +100 +100 +0 +0 +20072\.0 +<32us +<1024us$' "$T/out"
-check "stats: a driver without probes" grep -qE '^  lab +labdrv +0 +0 +0 +0 +- +- +-$' "$T/out"
+check "stats: a driver without probes, its name as escaped" \
+	grep -qE '^  lab +lab\\x20drv\\x5c +0 +0 +0 +0 +- +- +-$' "$T/out"
 check "stats: uartdrv's histogram: 90 probes in [16, 32) us" \
 	grep -qE '^    \[ +16, +32\) us +90 #{40}$' "$T/out"
 check "stats: the last bucket is open" grep -qE '^    \[ +1048576, +inf\) us +1 #$' "$T/out"
@@ -350,6 +351,8 @@ eq "stats --json: inf is null" "$(json '.probe_hist_bounds_us[21]')" null
 eq "stats --json: drivers" "$(json '.probe_hist|length')" 5
 eq "stats --json: uartdrv p50, p99" "$(json '.probe_hist[1].p50_below_us') $(json '.probe_hist[1].p99_below_us')" "32 1024"
 eq "stats --json: deferdrv deferred" "$(json '.probe_hist[3].deferred')" 3
+eq "stats --json: an escaped driver name decoded" "$(json '.probe_hist[4].driver')" 'lab drv\'
+
 "$D" --root "$HERE/nohist" stats >"$T/out" 2>"$T/err"; RC=$?
 want_rc 0 "stats without probe_hist lines"
 check "stats: says there are no probe_hist lines" grep -q 'no probe_hist lines' "$T/out"

@@ -189,8 +189,9 @@ int cmd_stats(int argc, char **argv)
 			int p50 = pct_bucket(&hs[i], 0.5), p99 = pct_bucket(&hs[i], 0.99);
 
 			j_obj(NULL);
-			j_raw_str("bus", hs[i].bus);
-			j_raw_str("driver", hs[i].driver);
+			/* Names are escaped in stats as in the snapshot. */
+			j_raw_str("bus", unescape(hs[i].bus));
+			j_raw_str("driver", unescape(hs[i].driver));
 			j_unum("count", hs[i].count);
 			j_unum("ok", hs[i].ok);
 			j_unum("failed", hs[i].failed);
