@@ -60,7 +60,7 @@ fi
 ok "dmctl and dmc-json-check are there, and the snapshot file"
 # Does this module's snapshot carry per-device probe records?
 probe_records=0
-head -n 200 "$DMC_DIR/snapshot" | grep -q '^device .* probe=' && probe_records=1
+grep -q -m1 '^device .* probe=' "$DMC_DIR/snapshot" && probe_records=1
 
 # ---- a small system, and its tree ---------------------------------------------------
 must "bus add tb"
