@@ -161,6 +161,30 @@ done
 # shellcheck disable=SC2016 # a literal backquote
 check "the truncated snapshot's message says why" grep -q 'no `end` record' "$T/err"
 
+# Every cut of the snapshot before its end record, at a line's end or in
+# the middle of a line, and every cut in the middle of a later line: graph
+# refuses it (exit 1), and never crashes. (A cut at a line's end among
+# the match lines after `end` cannot be seen: they are not counted.)
+size=$(wc -c <"$B/snapshot")
+endat=$(grep -b '^end ' "$B/snapshot" | cut -d: -f1)
+mkdir -p "$T/cut"
+cuts=0 badcuts=''
+for len in $(seq 1 7 "$((size - 1))") $(grep -b '' "$B/snapshot" | cut -d: -f1 | sed 1d); do
+	head -c "$len" "$B/snapshot" >"$T/cut/snapshot"
+	if [ "$len" -gt "$endat" ] && [ "$(tail -c1 "$T/cut/snapshot" | od -An -c | tr -d ' ')" = '\n' ]; then
+		continue
+	fi
+	cuts=$((cuts + 1))
+	"$D" --root "$T/cut" graph >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || badcuts="$badcuts $len:$rc"
+done
+if [ -z "$badcuts" ] && [ "$cuts" -gt 100 ]; then
+	ok "graph refuses each of $cuts cut-off snapshots"
+else
+	notok "graph refuses each of $cuts cut-off snapshots: length:status$badcuts"
+fi
+
 # --- root selection ------------------------------------------------------
 DMCTL_ROOT=$B "$D" tree >"$T/out" 2>"$T/err"; RC=$?
 want_rc 0 "DMCTL_ROOT selects the root"
@@ -351,7 +375,7 @@ eq "stats --json: inf is null" "$(json '.probe_hist_bounds_us[21]')" null
 eq "stats --json: drivers" "$(json '.probe_hist|length')" 5
 eq "stats --json: uartdrv p50, p99" "$(json '.probe_hist[1].p50_below_us') $(json '.probe_hist[1].p99_below_us')" "32 1024"
 eq "stats --json: deferdrv deferred" "$(json '.probe_hist[3].deferred')" 3
-eq "stats --json: an escaped driver name decoded" "$(json '.probe_hist[4].driver')" 'lab drv\'
+eq "stats --json: an escaped driver name decoded" "$(json '.probe_hist[4].driver')" "lab drv\\"
 
 "$D" --root "$HERE/nohist" stats >"$T/out" 2>"$T/err"; RC=$?
 want_rc 0 "stats without probe_hist lines"
