@@ -44,6 +44,7 @@
 #include <dmcore/device.h>
 #include <dmcore/invariants.h>
 #include <dmcore/pm_runtime.h>
+#include <dmcore/snapshot.h>
 
 #define TT "dmc_torture: "
 
@@ -85,7 +86,7 @@ enum tt_op {
 	OP_BIND, OP_UNBIND, OP_ATTACH, OP_SUSPEND_ALL, OP_DEV_PM, OP_LINK_ADD,
 	OP_LINK_DEL, OP_RENAME, OP_DIR, OP_MOVE, OP_LISTENER, OP_INTF,
 	OP_AUTOPROBE, OP_LOOKUP, OP_UEVENT, OP_DEV_RENAME, OP_DEV_MOVE, OP_RPM,
-	NR_OPS
+	OP_SNAPSHOT, NR_OPS
 };
 
 static const char * const tt_op_names[NR_OPS] = {
@@ -93,6 +94,7 @@ static const char * const tt_op_names[NR_OPS] = {
 	"bind", "unbind", "attach", "suspend_all", "dev_pm", "link_add",
 	"link_del", "rename", "dir", "move", "listener", "intf",
 	"autoprobe", "lookup", "uevent", "dev_rename", "dev_move", "rpm",
+	"snapshot",
 };
 
 /* Relative weights of the op kinds. */
@@ -103,6 +105,7 @@ static const unsigned int tt_op_weight[NR_OPS] = {
 	[OP_LINK_ADD] = 4, [OP_LINK_DEL] = 3, [OP_RENAME] = 3, [OP_DIR] = 3,
 	[OP_MOVE] = 3, [OP_LISTENER] = 1, [OP_INTF] = 1, [OP_AUTOPROBE] = 1,
 	[OP_LOOKUP] = 6, [OP_UEVENT] = 2, [OP_DEV_RENAME] = 3, [OP_DEV_MOVE] = 3, [OP_RPM] = 6,
+	[OP_SNAPSHOT] = 1,
 };
 
 /* Probe behaviours, drawn per device. */
@@ -1022,6 +1025,83 @@ static int tt_op_lookup(struct rnd_state *rs)
 	return 0;
 }
 
+/*
+ * Is the snapshot @text (NUL-terminated) one state? Every parent= and
+ * both ends of every link name a device listed above, every driver= a
+ * driver listed above; the "end" counts are the lines'. Returns the
+ * first problem, or NULL.
+ */
+static const char *tt_snapshot_check(const char *text)
+{
+	unsigned int devs = 0, drvs = 0, links = 0, eb, ec, ed = ~0U, ev = ~0U, el = ~0U;
+	const char *l, *end, *v, *sp;
+	char want[300];
+
+	for (l = text; *l; l = end + 1) {
+		end = strchr(l, '\n');
+		if (!end)
+			return "a line without its end";
+		if (!strncmp(l, "device ", 7)) {
+			devs++;
+			v = strnstr(l, " parent=", end - l);
+			sp = v ? strnchr(v + 8, end - v - 8, ' ') : NULL;
+			if (!sp)
+				return "a device line without parent=";
+			snprintf(want, sizeof(want), "\ndevice %.*s ", (int)(sp - v - 8), v + 8);
+			if (strncmp(v + 8, "- ", 2) && !strnstr(text, want, l - text + 1))
+				return "a parent not listed before its child";
+		} else if (!strncmp(l, "driver ", 7)) {
+			drvs++;
+		} else if (!strncmp(l, "link ", 5)) {
+			links++;
+			sp = strnchr(l + 5, end - l - 5, ' ');
+			if (!sp)
+				return "a short link line";
+			snprintf(want, sizeof(want), "\ndevice %.*s ", (int)(sp - l - 5), l + 5);
+			if (!strnstr(text, want, l - text + 1))
+				return "a link's supplier not listed";
+		} else if (!strncmp(l, "end ", 4)) {
+			if (sscanf(l, "end buses=%u classes=%u drivers=%u devices=%u links=%u",
+				   &eb, &ec, &ed, &ev, &el) != 5)
+				return "a bad end line";
+			break;
+		}
+	}
+	if (devs != ev || drvs != ed || links != el)
+		return "counts unlike the end line's";
+	return NULL;
+}
+
+/* The whole model in one read, checked (snapshot.c). */
+static int tt_op_snapshot(struct rnd_state *rs)
+{
+	const char *bad;
+	size_t len;
+	char *text;
+
+	text = dmc_model_snapshot(&len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	bad = len && text[len - 1] == '\n' ? NULL : "not ended by a line break";
+	if (!bad) {
+		char *copy = kmemdup_nul(text, len, GFP_KERNEL);
+
+		if (!copy) {
+			kvfree(text);
+			return -ENOMEM;
+		}
+		bad = tt_snapshot_check(copy);
+		kfree(copy);
+	}
+	kvfree(text);
+	if (bad) {
+		pr_err(TT "snapshot: %s\n", bad);
+		atomic_long_inc(&tt_violations);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int tt_op_uevent(struct rnd_state *rs)
 {
 	struct dmc_device *dev = tt_get_dev(rs);
@@ -1132,6 +1212,7 @@ static int tt_do_op(struct rnd_state *rs, enum tt_op op)
 	case OP_DEV_RENAME:	return tt_op_dev_rename(rs);
 	case OP_DEV_MOVE:	return tt_op_dev_move(rs);
 	case OP_RPM:		return tt_op_rpm(rs);
+	case OP_SNAPSHOT:	return tt_op_snapshot(rs);
 	default:		return -EINVAL;
 	}
 }
