@@ -315,6 +315,14 @@ eq "why --json: the unbound supplier" "$(json '.suppliers[0].path') $(json '.sup
 run why --json uart0
 eq "why --json uart0: bound to" "$(json .bound) $(json .driver) $(json .probe.probe_ns)" "true uartdrv 2500000"
 
+# No match lines for a device: the snapshot skipped it (its lock was held,
+# a probe under way).
+mkdir -p "$T/nomatch"
+grep -v '^match /devices/soc0/lonely0 ' "$B/snapshot" >"$T/nomatch/snapshot"
+"$D" --root "$T/nomatch" why lonely0 >"$T/out" 2>"$T/err"; RC=$?
+eq "why without match records: a probe under way" "$RC $(first)" \
+	"0 lonely0: not bound: the snapshot has no match records for it (a probe was under way when it was taken: ask again)"
+
 # A module without per-device probe records: devices_deferred says it.
 "$D" --root "$HERE/noprobe" why waiter0 >"$T/out" 2>"$T/err"; RC=$?
 eq "why without probe records: devices_deferred's deferral" "$RC $(first)" \

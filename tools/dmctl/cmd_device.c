@@ -184,6 +184,9 @@ int cmd_why(int argc, char **argv)
 	else if (nmatch)
 		snprintf(verdict, sizeof(verdict),
 			 "not bound: it matches %s but has not been probed", matching);
+	else if (!nmrec)
+		snprintf(verdict, sizeof(verdict),
+			 "not bound: the snapshot has no match records for it (a probe was under way when it was taken: ask again)");
 	else
 		snprintf(verdict, sizeof(verdict), "not bound: no reason found in the snapshot");
 
