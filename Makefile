@@ -11,6 +11,8 @@
 #               checks (TORTURE_SEED=N replays a run's op sequences)
 # make bench    dmcore against the kernel's driver core in one boot of the
 #               release test kernel: a table and .build/bench/results.json
+# make tools    dmctl, the command-line tool (tools/dmctl), and the JSON
+#               checker its tests use, native: .build/tools/
 # make profile  where a device's add and delete spend their time, step by
 #               step, on both cores (Debian's stock kernel's function graph
 #               tracer): .build/profile/table.txt
@@ -29,6 +31,21 @@ all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# dmctl and its tests' JSON checker (userspace, no external libraries).
+TOOLS_CFLAGS ?= -Wall -Wextra -O2
+DMCTL_SRC := $(wildcard $(CURDIR)/tools/dmctl/*.c)
+DMCTL_HDR := $(wildcard $(CURDIR)/tools/dmctl/*.h)
+
+tools: $(CURDIR)/.build/tools/dmctl $(CURDIR)/.build/tools/dmc-json-check
+
+$(CURDIR)/.build/tools/dmctl: $(DMCTL_SRC) $(DMCTL_HDR)
+	@mkdir -p $(dir $@)
+	gcc $(TOOLS_CFLAGS) -o $@ $(DMCTL_SRC)
+
+$(CURDIR)/.build/tools/dmc-json-check: $(CURDIR)/tests/tools/dmc-json-check.c
+	@mkdir -p $(dir $@)
+	gcc $(TOOLS_CFLAGS) -o $@ $<
 
 clean:
 	rm -rf .build
@@ -56,4 +73,4 @@ profile:
 torture:
 	scripts/torture.sh
 
-.PHONY: all modules clean check demo shell lint bench profile torture
+.PHONY: all modules clean check demo shell lint bench profile torture tools

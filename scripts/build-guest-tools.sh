@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-guest-tools.sh -- build the user-space programs guest scripts run
-# (tests/fuzz/*.c: dmc-fuzz; tests/tools/*.c: dmc-poll) as static binaries, and print the directory
+# (tests/fuzz/*.c: dmc-fuzz; tests/tools/*.c: dmc-poll, dmc-json-check; tools/dmctl/*.c:
+# dmctl, the command-line tool) as static binaries, and print the directory
 # that holds them ($DMC_BUILD/tools). check.sh puts each one into every
 # integration guest (vm.sh --add, so /dmc/files/<name>); by hand:
 #   scripts/vm.sh --kernel debug --script tests/guest/fuzz.sh \
@@ -21,4 +22,7 @@ for c in "$DMC_ROOT"/tests/fuzz/*.c "$DMC_ROOT"/tests/tools/*.c; do
 	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		-pthread -o "$out/$name" "$c" >&2 || die "cannot build $c"
 done
+# dmctl: several files, built as `make tools` builds it, but static.
+gcc -static -O2 -Wall -Wextra -o "$out/dmctl" "$DMC_ROOT"/tools/dmctl/*.c >&2 ||
+	die "cannot build tools/dmctl"
 echo "$out"

@@ -7,6 +7,8 @@
 #   debug-kernel   the cached debug test kernel (built on first use)
 #   debug-modules  dmcore.ko and dmcore_kunit.ko for it (build-modules.sh)
 #   lint           checkpatch, sparse, W=1, layers (lint.sh): four checks
+#   dmctl          the command-line tool tools/dmctl against fixture roots
+#                  on the host (tests/dmctl/run.sh): each TAP line a check
 #   kunit          the KUnit suites in a debug-kernel guest (vm.sh +
 #                  tests/guest/kunit.sh), kmemleak, kernel log scan
 #   kunit-delayed  the same with dmcore.ko's release_delay_ms=20: every
@@ -637,6 +639,34 @@ st_integration() {
 	[ $any = 1 ] || echo "  (no integration scripts in tests/guest/)"
 }
 
+# dmctl's host tests: tests/dmctl/run.sh prints TAP; each line one check.
+st_dmctl() {
+	local out="$LOGS/dmctl-run.log" plan=-1 n=0 line desc
+	# Graphviz renders graph --dot's output (the check skips without it).
+	(ensure_pkgs gcc graphviz) >/dev/null 2>&1 ||
+		echo "  graphviz could not be installed: the dot -Tsvg check skips"
+	"$DMC_ROOT/tests/dmctl/run.sh" >"$out" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*)
+			n=$((n + 1)); desc=${line#not ok }; fail "dmctl: ${desc#* - }" ;;
+		"ok "*"# SKIP"*)
+			n=$((n + 1)); desc=${line#ok }; skip "dmctl: ${desc#* - }" ;;
+		"ok "*)
+			n=$((n + 1)); desc=${line#ok }; pass "dmctl: ${desc#* - }" ;;
+		1..*)
+			plan=${line#1..} ;;
+		esac
+	done <"$out"
+	if [ "$plan" -lt 0 ]; then
+		fail "dmctl: no TAP plan (1..N): run.sh stopped early?"
+		tail -n 20 "$out" | indent
+	elif [ "$n" -ne "$plan" ]; then
+		fail "dmctl: $n results for a plan of 1..$plan"
+	fi
+	[ $S_FAIL -eq 0 ] || faillog "$out"
+}
+
 st_stock() {
 	local out="$LOGS/stock-script.log" con="$LOGS/stock-console.log" vml="$LOGS/stock-vm.log" rc
 	if ! build_flavour stock; then
@@ -705,6 +735,7 @@ stage deps           ""                          st_deps
 stage debug-kernel   "deps"                      st_kernel
 stage debug-modules  "debug-kernel"              st_debug_modules
 stage lint           "debug-kernel"              st_lint 3
+stage dmctl          "deps"                      st_dmctl
 stage kunit          "debug-kernel debug-modules" st_kunit
 stage kunit-delayed  "debug-kernel debug-modules" st_kunit_delayed
 stage integration    "debug-kernel debug-modules" st_integration
