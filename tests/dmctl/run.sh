@@ -6,7 +6,7 @@
 # JSON checker tests/tools/dmc-json-check.c against good and bad JSON.
 #   basic/         a snapshot, stats, events (a log that dropped 14 events)
 #                  and a devices/ directory of a small model
-#   truncated/     a snapshot cut off before its `end`
+#   truncated/     a snapshot cut off before its `end` (and its `done`)
 #   badcount/      a snapshot whose `end` counts one device more than it has
 #   inconsistent/  a snapshot whose bus record counts a device too many
 #   nohist/        a stats file without probe_hist lines
@@ -161,19 +161,14 @@ done
 # shellcheck disable=SC2016 # a literal backquote
 check "the truncated snapshot's message says why" grep -q 'no `end` record' "$T/err"
 
-# Every cut of the snapshot before its end record, at a line's end or in
-# the middle of a line, and every cut in the middle of a later line: graph
-# refuses it (exit 1), and never crashes. (A cut at a line's end among
-# the match lines after `end` cannot be seen: they are not counted.)
+# Every cut of the snapshot, at a line's end or in the middle of a line,
+# the match lines after `end` included (the `done` line counts them):
+# graph refuses it (exit 1), and never crashes.
 size=$(wc -c <"$B/snapshot")
-endat=$(grep -b '^end ' "$B/snapshot" | cut -d: -f1)
 mkdir -p "$T/cut"
 cuts=0 badcuts=''
 for len in $(seq 1 7 "$((size - 1))") $(grep -b '' "$B/snapshot" | cut -d: -f1 | sed 1d); do
 	head -c "$len" "$B/snapshot" >"$T/cut/snapshot"
-	if [ "$len" -gt "$endat" ] && [ "$(tail -c1 "$T/cut/snapshot" | od -An -c | tr -d ' ')" = '\n' ]; then
-		continue
-	fi
 	cuts=$((cuts + 1))
 	"$D" --root "$T/cut" graph >/dev/null 2>&1
 	rc=$?
@@ -318,7 +313,8 @@ eq "why --json uart0: bound to" "$(json .bound) $(json .driver) $(json .probe.pr
 # No match lines for a device: the snapshot skipped it (its lock was held,
 # a probe under way).
 mkdir -p "$T/nomatch"
-grep -v '^match /devices/soc0/lonely0 ' "$B/snapshot" >"$T/nomatch/snapshot"
+grep -v '^match /devices/soc0/lonely0 \|^done ' "$B/snapshot" >"$T/nomatch/snapshot"
+echo "done matches=$(grep -c '^match ' "$T/nomatch/snapshot")" >>"$T/nomatch/snapshot"
 "$D" --root "$T/nomatch" why lonely0 >"$T/out" 2>"$T/err"; RC=$?
 eq "why without match records: a probe under way" "$RC $(first)" \
 	"0 lonely0: not bound: the snapshot has no match records for it (a probe was under way when it was taken: ask again)"

@@ -132,7 +132,7 @@ struct match {
 struct snapshot {
 	int version;
 	unsigned long long generation, seqnum;
-	int has_generation, has_seqnum, has_end;
+	int has_generation, has_seqnum, has_end, has_done;
 	struct bus *buses; int nbuses;
 	struct cls *classes; int nclasses;
 	struct drv *drivers; int ndrivers;
@@ -140,6 +140,7 @@ struct snapshot {
 	struct link *links; int nlinks;
 	struct match *matches; int nmatches;
 	long end_buses, end_classes, end_drivers, end_devices, end_links;
+	long done_matches;
 	char *text;		/* the raw text */
 	size_t len;
 };

@@ -4,8 +4,9 @@
  * docs/snapshot.md). One read of the file, one record per line, fields
  * separated by one space, fixed fields first, then key=value; every
  * name and value \xHH-escaped. Unknown records and keys are ignored.
- * The `end` record's counts must agree with the records read, or the
- * snapshot is refused (exit 1): a reader never works on a cut-off one.
+ * The `end` record's counts must agree with the records read, and the
+ * `done` record's with the match lines after it, or the snapshot is
+ * refused (exit 1): a reader never works on a cut-off one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static const struct {
 } rec_types[] = {
 	{ "dmcore-snapshot", 1 }, { "generation", 1 }, { "seqnum", 1 },
 	{ "bus", 1 }, { "class", 1 }, { "driver", 2 }, { "device", 1 },
-	{ "link", 2 }, { "match", 3 }, { "end", 0 },
+	{ "link", 2 }, { "match", 3 }, { "end", 0 }, { "done", 0 },
 };
 
 const char *rec_get(const struct rec *r, const char *key)
@@ -160,7 +161,11 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			return -1;
 		}
 		/* After `end` only the match lines (taken after the model part). */
-		if (s->has_end && strcmp(r->type, "match")) {
+		if (s->has_done) {
+			*why = "a record after `done`";
+			return -1;
+		}
+		if (s->has_end && strcmp(r->type, "match") && strcmp(r->type, "done")) {
 			*why = "a record other than `match` after `end`";
 			return -1;
 		}
@@ -239,6 +244,13 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			s->matches[s->nmatches].driver = r->fix[1];
 			s->matches[s->nmatches].ok = atoi(r->fix[2]);
 			s->nmatches++;
+		} else if (!strcmp(r->type, "done")) {
+			if (!s->has_end) {
+				*why = "`done` before `end`";
+				return -1;
+			}
+			s->has_done = 1;
+			s->done_matches = num_get(r, "matches", -1);
 		} else if (!strcmp(r->type, "end")) {
 			s->has_end = 1;
 			s->end_buses = num_get(r, "buses", -1);
@@ -265,6 +277,18 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why)
 			 "`end` says buses=%ld classes=%ld drivers=%ld devices=%ld links=%ld, read %d %d %d %d %d",
 			 s->end_buses, s->end_classes, s->end_drivers, s->end_devices,
 			 s->end_links, s->nbuses, s->nclasses, s->ndrivers, s->ndevs, s->nlinks);
+		*why = msg;
+		return -1;
+	}
+	if (!s->has_done) {
+		*why = "no `done` record after the match lines (truncated)";
+		return -1;
+	}
+	if (s->done_matches != s->nmatches) {
+		static char msg[96];
+
+		snprintf(msg, sizeof(msg), "`done` says matches=%ld, read %d",
+			 s->done_matches, s->nmatches);
 		*why = msg;
 		return -1;
 	}
