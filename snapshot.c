@@ -53,7 +53,7 @@ struct dmc_snap {
 /* Every snapshot's number, for p->snap_mark; under the model lock. */
 static unsigned long dmc_snap_marks;
 
-void (*dmc_snapshot_test_hook)(void);
+dmc_snapshot_hook_t dmc_snapshot_test_hook;
 EXPORT_SYMBOL_GPL(dmc_snapshot_test_hook);
 
 #define dmc_snap_printf(s, ...)	seq_printf(&(s)->m, __VA_ARGS__)
@@ -194,8 +194,9 @@ static void dmc_snap_device(struct dmc_snap *s, struct dmc_device *dev)
 	dmc_snap_name(s, s->info->waits);
 	dmc_snap_printf(s, " reason=");
 	dmc_snap_name(s, s->info->reason);
-	dmc_snap_printf(s, " probes=%lu probe_ns=%llu remove_ns=%llu suspend_ns=%llu resume_ns=%llu\n",
-			s->info->probes, s->info->probe_ns, s->info->remove_ns,
+	dmc_snap_printf(s, " probes=%lu probe_ns=%llu remove_ns=%llu", s->info->probes,
+			s->info->probe_ns, s->info->remove_ns);
+	dmc_snap_printf(s, " suspend_ns=%llu resume_ns=%llu\n",
 			s->info->suspend_ns, s->info->resume_ns);
 	dev->p->snap_mark = s->mark;
 	s->devices++;
@@ -434,7 +435,7 @@ static int dmc_snap_try(struct dmc_snap *s)
 	dmc_model_freeze();
 	err = dmc_snap_collect(s);
 	if (!err) {
-		void (*hook)(void) = READ_ONCE(dmc_snapshot_test_hook);
+		dmc_snapshot_hook_t hook = READ_ONCE(dmc_snapshot_test_hook);
 
 		if (hook)
 			hook();

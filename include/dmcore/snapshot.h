@@ -19,6 +19,7 @@ u64 dmc_model_generation(void);
  * that a test can show what waits for a snapshot. Must not sleep long or
  * touch the model; set and cleared by one test at a time.
  */
-extern void (*dmc_snapshot_test_hook)(void);
+typedef void (*dmc_snapshot_hook_t)(void);
+extern dmc_snapshot_hook_t dmc_snapshot_test_hook;
 
 #endif /* _DMCORE_SNAPSHOT_H */
