@@ -27,9 +27,6 @@
 #include <dmcore/snapshot.h>
 #include "base.h"
 
-/* Tries before giving up on a buffer that keeps being too small. */
-#define DMC_SNAP_TRIES	6
-
 struct dmc_snap_dev {
 	struct dmc_device *dev;
 	char *path;	/* made once, escaped at print */
@@ -415,18 +412,43 @@ static void dmc_snap_matches(struct dmc_snap *s)
 	dmc_snap_printf(s, "done matches=%u\n", s->matches);
 }
 
-/* One try with a buffer of s->size: 0, -ENOSPC (try bigger), -ENOMEM. */
-static int dmc_snap_try(struct dmc_snap *s)
+/* The text's size last time, for the next buffer; no lock needed. */
+static size_t dmc_snap_hint;
+
+/* Past this, a model is not put in one file (-ENOMEM). */
+#define DMC_SNAP_MAX	(256UL << 20)
+
+/* A buffer four times bigger, keeping the first @keep bytes. */
+static int dmc_snap_grow(struct dmc_snap *s, size_t keep)
 {
+	size_t size = s->m.size * 4;
+	char *buf;
+
+	if (size > DMC_SNAP_MAX)
+		return -ENOMEM;
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, s->m.buf, keep);
+	kvfree(s->m.buf);
+	s->m.buf = buf;
+	s->m.size = size;
+	s->m.count = keep;
+	return 0;
+}
+
+/*
+ * Build the text in s->m. The model part is printed under one freeze,
+ * printed again into a bigger buffer (still frozen) if it did not fit;
+ * the match part likewise after the thaw. 0 or -ENOMEM.
+ */
+static int dmc_snap_build(struct dmc_snap *s)
+{
+	dmc_snapshot_hook_t hook;
+	size_t model_len;
 	int err;
 
-	s->m.count = 0;
-	s->buses = 0;
-	s->classes = 0;
-	s->drivers = 0;
-	s->devices = 0;
-	s->links = 0;
-	s->matches = 0;
+	s->m.size = clamp_t(size_t, READ_ONCE(dmc_snap_hint), 16384, DMC_SNAP_MAX);
 	s->m.buf = kvmalloc(s->m.size, GFP_KERNEL);
 	if (!s->m.buf)
 		return -ENOMEM;
@@ -434,26 +456,40 @@ static int dmc_snap_try(struct dmc_snap *s)
 	mutex_lock(&dmc_links_mutex);
 	dmc_model_freeze();
 	err = dmc_snap_collect(s);
-	if (!err) {
-		dmc_snapshot_hook_t hook = READ_ONCE(dmc_snapshot_test_hook);
-
-		if (hook)
-			hook();
+	hook = READ_ONCE(dmc_snapshot_test_hook);
+	if (!err && hook)
+		hook();
+	while (!err) {
+		s->m.count = 0;
+		s->buses = 0;
+		s->classes = 0;
+		s->drivers = 0;
+		s->devices = 0;
+		s->links = 0;
 		dmc_snap_model(s);
+		if (!seq_has_overflowed(&s->m))
+			break;
+		err = dmc_snap_grow(s, 0);
 	}
 	dmc_model_thaw();
 	mutex_unlock(&dmc_links_mutex);
 	dmc_pm_transition_unlock();
-	if (!err)
+	model_len = s->m.count;
+	while (!err) {
+		s->matches = 0;
 		dmc_snap_matches(s);
+		if (!seq_has_overflowed(&s->m))
+			break;
+		err = dmc_snap_grow(s, model_len);
+	}
 	dmc_snap_put_devices(s);
-	if (!err && seq_has_overflowed(&s->m))
-		err = -ENOSPC;
 	if (err) {
 		kvfree(s->m.buf);
 		s->m.buf = NULL;
+		return err;
 	}
-	return err;
+	WRITE_ONCE(dmc_snap_hint, s->m.count + s->m.count / 4);
+	return 0;
 }
 
 /**
@@ -473,21 +509,17 @@ static int dmc_snap_try(struct dmc_snap *s)
  */
 char *dmc_model_snapshot(size_t *len)
 {
-	struct dmc_snap s = { .m.size = 16384 };
-	int err = -ENOMEM, tries;
+	struct dmc_snap s = {};
+	int err = -ENOMEM;
 
 	s.info = kmalloc(sizeof(*s.info), GFP_KERNEL);
-	for (tries = 0; s.info && tries < DMC_SNAP_TRIES; tries++) {
-		err = dmc_snap_try(&s);
-		if (err != -ENOSPC)
-			break;
-		s.m.size *= 4;
-	}
+	if (s.info)
+		err = dmc_snap_build(&s);
 	kfree(s.info);
 	kfree(s.devs);
 	if (err) {
 		pr_err_ratelimited("dmcore: snapshot: cannot build it (%d)\n", err);
-		return ERR_PTR(err == -ENOSPC ? -ENOMEM : err);
+		return ERR_PTR(err);
 	}
 	*len = s.m.count;
 	return s.m.buf;
