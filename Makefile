@@ -13,6 +13,8 @@
 #               release test kernel: a table and .build/bench/results.json
 # make tools    dmctl, the command-line tool (tools/dmctl), and the JSON
 #               checker its tests use, native: .build/tools/
+# make bench-ab BASE=REV  dmcore at REV against the working tree on the
+#               hot path (add+bind+del), in one boot: .build/bench/ab.txt
 # make profile  where a device's add and delete spend their time, step by
 #               step, on both cores (Debian's stock kernel's function graph
 #               tracer): .build/profile/table.txt
@@ -66,6 +68,9 @@ lint:
 bench:
 	scripts/bench.sh
 
+bench-ab:
+	scripts/bench-ab.sh $(BASE)
+
 profile:
 	scripts/sample.sh
 	scripts/profile.sh
@@ -73,4 +78,4 @@ profile:
 torture:
 	scripts/torture.sh
 
-.PHONY: all modules clean check demo shell lint bench profile torture tools
+.PHONY: all modules clean check demo shell lint bench bench-ab profile torture tools

@@ -205,14 +205,11 @@ int cmd_why(int argc, char **argv)
 		j_str("override", d->override);
 		j_arr("drivers");
 		for (i = 0; b && i < s->ndrivers; i++) {
-			int k, m = -1;
+			int m;
 
 			if (strcmp(s->drivers[i].bus, b->name))
 				continue;
-			for (k = 0; k < s->nmatches; k++)
-				if (!strcmp(s->matches[k].path, d->path) &&
-				    !strcmp(s->matches[k].driver, s->drivers[i].name))
-					m = s->matches[k].ok;
+			m = find_match(s, d->path, s->drivers[i].name);
 			j_obj(NULL);
 			j_raw_str("name", s->drivers[i].name);
 			if (m < 0)
@@ -274,14 +271,11 @@ int cmd_why(int argc, char **argv)
 	} else if (b) {
 		printf("  drivers of bus %s:%s\n", b->name, ndrv ? "" : " none");
 		for (i = 0; i < s->ndrivers; i++) {
-			int k, m = -1;
+			int m;
 
 			if (strcmp(s->drivers[i].bus, b->name))
 				continue;
-			for (k = 0; k < s->nmatches; k++)
-				if (!strcmp(s->matches[k].path, d->path) &&
-				    !strcmp(s->matches[k].driver, s->drivers[i].name))
-					m = s->matches[k].ok;
+			m = find_match(s, d->path, s->drivers[i].name);
 			printf("    %-20s %s\n", s->drivers[i].name,
 			       d->driver && !strcmp(d->driver, s->drivers[i].name) ? "bound" :
 			       m < 0 ? "(no match record)" : m ? "matches" : "does not match");

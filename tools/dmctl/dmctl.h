@@ -159,6 +159,8 @@ int snapshot_parse(struct snapshot *s, char *text, const char **why);
 int snapshot_check(const struct snapshot *s, char *buf, size_t size);
 const char *rec_get(const struct rec *r, const char *key);
 int find_dev_path(const struct snapshot *s, const char *path);
+/* The match record of (@path, @driver): 1, 0, or -1 for none. */
+int find_match(const struct snapshot *s, const char *path, const char *driver);
 /*
  * Resolve a DEVPATH, tree path or unique name; exits 1 when unknown or
  * ambiguous (listing candidates).

@@ -523,3 +523,14 @@ int lookup_dev(const struct snapshot *s, const char *arg)
 	}
 	return found;
 }
+
+int find_match(const struct snapshot *s, const char *path, const char *driver)
+{
+	int k, m = -1;
+
+	for (k = 0; k < s->nmatches; k++)
+		if (!strcmp(s->matches[k].path, path) &&
+		    !strcmp(s->matches[k].driver, driver))
+			m = s->matches[k].ok;
+	return m;
+}

@@ -102,30 +102,30 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* "dmctl: MESSAGE" and @tail on stderr, then exit with @status. */
+static void __noreturn die_with(int status, const char *tail, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("dmctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+	exit(status);
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("dmctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (dmctl --help)\n", stderr);
-	exit(2);
+	die_with(2, " (dmctl --help)\n", fmt, ap);
 }
 
 void fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("dmctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	die_with(1, "\n", fmt, ap);
 }
 
 unsigned long long parse_number(const char *opt, const char *s)
