@@ -101,7 +101,7 @@ take_snapshot() {
 	while read -r k v; do
 		case "$k" in
 		last_seqnum) seq=$v ;;
-		events_*|event_log*|probe_calls) ;;
+		events_*|event_log*|probe_calls|probe_hist*) ;;
 		*) snap="$snap$NL $k $v" ;;
 		esac
 	done <"$ST"
@@ -118,7 +118,7 @@ full_snapshot() {
 		find "$D/devices" "$D/bus" "$D/class" -exec stat -c '%A %N' {} +
 		find "$D/devices" "$D/bus" "$D/class" -type f -perm -0400 \
 			-exec grep -H '' {} + 2>&1
-		grep -v '^events_\|^event_log\|^last_seqnum\|^probe_calls' "$ST"
+		grep -v '^events_\|^event_log\|^last_seqnum\|^probe_calls\|^probe_hist' "$ST"
 	} | sort
 }
 # err=what the shell said on stderr
