@@ -353,13 +353,15 @@ scene_graph() {
 	dmc_say "'dmctl graph' reads the snapshot once and makes a graph of it:" \
 		"devices, buses, drivers and classes are nodes; parent, bus, bound," \
 		"class and link are edges. --dot writes it for Graphviz; the demo" \
-		"copies it out of the guest and renders it on the host (dot -Tsvg)."
+		"copies it out of the guest and renders it on the host (dot -Tsvg)." \
+		"Most drivers in it are the real kernel's PCI and platform drivers," \
+		"mirrored by the bridge, that find no device in this small machine."
 	echo
 	dmctl graph >"$W/graph" 2>&1 || { sed 's/^/    /' "$W/graph"; echo "(dmctl graph failed)"; return 1; }
 	echo "# dmctl graph | head -n 1"
 	head -n 1 "$W/graph" | sed 's/^/    /'
-	echo "# dmctl graph | grep uart0"
-	grep 'uart0' "$W/graph" | sed 's/^/    /'
+	echo "# dmctl graph | grep soc0/uart0"
+	grep 'soc0/uart0' "$W/graph" | sed 's/^/    /'
 	nodes=$(grep -c '^node ' "$W/graph")
 	edges=$(grep -c '^edge ' "$W/graph")
 	expect "the summary's counts" "^generation [0-9]+ seqnum [0-9]+: $nodes nodes .*, $edges edges " "$W/graph" || return 1
