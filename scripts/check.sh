@@ -19,6 +19,8 @@
 #   stock          dmcore.ko built against Debian's stock headers, loaded
 #                  and unloaded in a stock-kernel guest, kernel log scan;
 #                  the tracepoints (tests/guest/trace.sh) and the bridge there
+#                  (tests/guest/stock-bridge.sh: with dmctl's tree against
+#                  real sysfs)
 #
 # Each stage prints "== stage: NAME ==", its checks ("PASS|FAIL|SKIP  what")
 # and "-- NAME: RESULT (time; counts)". A stage that cannot run because one
@@ -699,7 +701,7 @@ st_stock() {
 	check_clean_exit "$name" "$con"
 
 	# The bridge on the stock kernel, with Debian's e1000 module as the
-	# module-backed real driver.
+	# module-backed real driver, and dmctl's tree of it against sysfs.
 	name=stock-bridge.sh
 	out="$LOGS/stock-bridge-script.log" con="$LOGS/stock-bridge-console.log"
 	vml="$LOGS/stock-bridge-vm.log"
@@ -708,11 +710,19 @@ st_stock() {
 		fail "stock: no e1000.ko in the stock kernel package ($e1000)"
 		return
 	fi
+	# dmctl and dmc-json-check: the script compares dmctl's tree with sysfs.
+	local tools=() tdir
+	if tdir=$("$DMC_ROOT/scripts/build-guest-tools.sh" 2>"$LOGS/stock-build-tools.log"); then
+		tools=(--add "$tdir/dmctl" --add "$tdir/dmc-json-check")
+	else
+		fail "stock: guest tools (dmctl, dmc-json-check): build failed"
+		faillog "$LOGS/stock-build-tools.log"
+	fi
 	echo "  $name (stock kernel)"
 	"$DMC_ROOT/scripts/vm.sh" --kernel stock --modules "$STOCK_MODDIR" \
 		--script "$DMC_ROOT/scripts/guest-tap.sh" --env "DMC_TAP=$name" \
 		--add "$DMC_ROOT/tests/guest/$name" --add "$DMC_ROOT/tools/dmc-oracle.sh" \
-		--add "$e1000" --timeout "$STOCK_TIMEOUT" --log "$con" 2>"$vml" |
+		"${tools[@]}" --add "$e1000" --timeout "$STOCK_TIMEOUT" --log "$con" 2>"$vml" |
 		tee "$out" | indent
 	rc=${PIPESTATUS[0]}
 	guest_status "$name" "$rc" "$out" "$vml"

@@ -12,16 +12,45 @@
 # scene_heading for the title: scenes are numbered in the order they run.
 # "build" makes the bus soc, class tty, drivers clkdrv and uartdrv and
 # devices soc0, clk0 and uart0 through the control file; views, bind,
-# power and attr use them, and teardown deletes them, so those scenes
-# need build to have run first.
+# power, attr and the dmctl scenes (tree, why, monitor, trace, graph) use
+# them, and teardown deletes them, so those scenes need build to have run
+# first. The dmctl scenes run /dmc/files/dmctl (scripts/demo.sh adds it);
+# graph prints `dmctl graph --dot` between the lines "DMC-DOT-BEGIN
+# NODES EDGES" and "DMC-DOT-END", which scripts/demo.sh takes out of the
+# output and renders with Graphviz. A dmctl that fails or says something
+# else than the model holds fails its scene, and so the demo.
 # shellcheck source=tests/guest/lib.sh
 . "$DMC_LIB"
 
-DEMO_SCENES="load build views bind power attr events teardown live unload"
+DEMO_SCENES="load build views bind power attr events tree why monitor trace graph teardown live unload"
 
 C=$DMC_DIR/control
 D=$DMC_DIR/devices
 SOC=$DMC_DIR/bus/soc
+W=/tmp/demo
+mkdir -p $W
+
+# dmctl ARGS... -- the command-line tool (tools/dmctl), put in by demo.sh.
+dmctl() { "$DMC_FILES/dmctl" "$@"; }
+
+# show_dmctl ARGS... -- show and run "dmctl ARGS", its output indented;
+# returns dmctl's status (its output is also left in $W/out).
+show_dmctl() {
+	echo "# dmctl $*"
+	dmctl "$@" >"$W/out" 2>&1
+	_rc=$?
+	sed 's/^/    /' "$W/out"
+	[ "$_rc" -eq 0 ] || echo "    (dmctl exited with status $_rc)"
+	return "$_rc"
+}
+
+# expect WHAT PATTERN FILE -- fail (say so) unless FILE has a line
+# matching the extended regular expression PATTERN.
+expect() {
+	grep -qE -e "$2" "$3" && return 0
+	echo "(expected and not found: $1)"
+	return 1
+}
 
 # ctl COMMAND -- show a control command, then write it (one line, one write).
 ctl() {
@@ -210,16 +239,151 @@ scene_events() {
 	show_events "${BUILD_SEQ:-0}"
 }
 
+scene_tree() {
+	scene_heading "dmctl tree: the device hierarchy in one view"
+	dmc_say "dmctl (tools/dmctl) is the model's command-line tool, as udevadm is" \
+		"for the kernel's: it reads the tree's root file 'snapshot', one" \
+		"consistent record of every device, and never writes. 'dmctl tree'" \
+		"draws the devices by parent, each with its bus, class, driver and" \
+		"power state: the system built above under soc0, and the bridge's" \
+		"shadows of the real kernel's PCI and platform devices, bound to" \
+		"the drivers the real kernel bound them to (i8042, serial8250, ...)."
+	echo
+	show_dmctl tree || return 1
+	expect "uart0 bound to uartdrv" '-- uart0  bus=soc class=tty driver=uartdrv ' "$W/out" || return 1
+	# Every real platform device bound in /sys is bound to the same driver here.
+	for d in /sys/bus/platform/devices/*; do
+		[ -L "$d/driver" ] || continue
+		drv=$(basename "$(readlink "$d/driver")")
+		expect "${d##*/} bound to $drv" "-- ${d##*/}  bus=platform class=[^ ]* driver=$drv " "$W/out" || return 1
+	done
+}
+
+scene_why() {
+	scene_heading "dmctl why: why a device is (not) bound"
+	dmc_say "A GPS chip that is not there: its driver's probe finds nothing and" \
+		"fails with ENODEV, as a real driver does when its hardware does not" \
+		"answer. gps0 stays without a driver; 'dmctl why' says why, then the" \
+		"facts it rests on (the bus, each driver's match, the last probe):"
+	echo
+	ctl "driver add gpsdrv bus=soc match=gps* probe=fail:19" || return 1
+	ctl "device add gps0 bus=soc parent=/devices/soc0" || return 1
+	settle
+	show_dmctl why gps0 || return 1
+	expect "gps0's verdict" '^gps0: not bound: its last probe failed with ENODEV \(errno 19\)$' "$W/out" || return 1
+	echo
+	dmc_say "uart0 needs the clock clk0; a device link records that (clk0 the" \
+		"supplier, uart0 the consumer). For a bound device, why says how long" \
+		"its probe took and whether its suppliers are bound:"
+	ctl "link add /devices/soc0/clk0 /devices/soc0/uart0" || return 1
+	show_dmctl why uart0 || return 1
+	expect "uart0's verdict" '^uart0: bound to driver uartdrv \(bus soc\)' "$W/out" || return 1
+	expect "uart0's supplier" '^  supplier: +/devices/soc0/clk0 \(link .*\): bound$' "$W/out"
+}
+
+scene_monitor() {
+	scene_heading "dmctl monitor: events as they come"
+	dmc_say "'dmctl monitor' prints the event log as 'udevadm monitor' prints" \
+		"uevents. One runs in the background, for bus soc's events, while" \
+		"uart0 is unbound from its driver and bound again:"
+	echo
+	echo "# dmctl monitor --subsystem-match soc --count 2 --timeout 15 &"
+	dmctl monitor --subsystem-match soc --count 2 --timeout 15 >"$W/mon" 2>&1 &
+	mp=$!
+	# It takes "now" from stats when it starts: let it start.
+	sleep 1
+	wr uart0 bus/soc/drivers/uartdrv/unbind || return 1
+	wr uart0 bus/soc/drivers/uartdrv/bind || return 1
+	wait "$mp"
+	mrc=$?
+	echo "# (the monitor's output)"
+	sed 's/^/    /' "$W/mon"
+	[ "$mrc" -eq 0 ] || { echo "(dmctl monitor exited with status $mrc)"; return 1; }
+	n=$(sed -n 's|^DMCORE \[\([0-9]*\)\] unbind /devices/soc0/uart0 (soc)$|\1|p' "$W/mon")
+	want="DMCORE [$n] unbind /devices/soc0/uart0 (soc)|DMCORE [$((n + 1))] bind /devices/soc0/uart0 (soc)|"
+	[ -n "$n" ] && [ "$(tr '\n' '|' <"$W/mon")" = "$want" ] && return 0
+	echo "(dmctl monitor: not the unbind, then the bind, of uart0)"
+	return 1
+}
+
+# tracefs -- where tracefs is (mounted if need be); empty without one.
+tracefs() {
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
+		[ -d "$t/events" ] && { echo "$t"; return 0; }
+	done
+}
+
+scene_trace() {
+	scene_heading "Tracepoints: one bind, as trace-cmd would record it"
+	dmc_say "dmcore's probe, bind, unbind, uevent, suspend and resume are" \
+		"tracepoints of the system 'dmcore' (dmc_trace.h), as Linux's driver" \
+		"core has its own: enable events/dmcore in tracefs, bind uart0 once," \
+		"read the trace (the probe's duration in ns), disable."
+	echo
+	T=$(tracefs)
+	if [ -z "$T" ]; then
+		dmc_say "(this kernel has no tracefs: scene skipped)"
+		return 0
+	fi
+	[ -d "$T/events/dmcore" ] || { echo "($T/events/dmcore is missing)"; return 1; }
+	echo uart0 >"$SOC/drivers/uartdrv/unbind" || return 1
+	echo "# mount -t tracefs nodev $T       (if it is not mounted)"
+	wr_abs 1 "$T/events/dmcore/enable" || return 1
+	echo >"$T/trace"
+	wr uart0 bus/soc/drivers/uartdrv/bind || return 1
+	wr_abs 0 "$T/events/dmcore/enable"
+	echo "# cat $T/trace"
+	grep 'dmcore_' "$T/trace" >"$W/trace"
+	sed 's/^ */    /' "$W/trace"
+	expect "probe_start of uart0" 'dmcore_probe_start: dev=uart0 driver=uartdrv' "$W/trace" || return 1
+	expect "probe_end of uart0" 'dmcore_probe_end: dev=uart0 driver=uartdrv ret=0 ns=[0-9]+' "$W/trace" || return 1
+	expect "bind of uart0" 'dmcore_bind: dev=uart0 driver=uartdrv' "$W/trace" || return 1
+	expect "the bind uevent" 'dmcore_uevent: seqnum=[0-9]+ action=bind devpath=/devices/soc0/uart0' "$W/trace"
+}
+
+# wr_abs VALUE FILE -- show and do "echo VALUE > FILE", FILE absolute.
+wr_abs() {
+	echo "# echo $1 > $2"
+	echo "$1" >"$2"
+}
+
+scene_graph() {
+	scene_heading "dmctl graph: the model as a graph"
+	dmc_say "'dmctl graph' reads the snapshot once and makes a graph of it:" \
+		"devices, buses, drivers and classes are nodes; parent, bus, bound," \
+		"class and link are edges. --dot writes it for Graphviz; the demo" \
+		"copies it out of the guest and renders it on the host (dot -Tsvg)." \
+		"Most drivers in it are the real kernel's PCI and platform drivers," \
+		"mirrored by the bridge, that find no device in this small machine."
+	echo
+	dmctl graph >"$W/graph" 2>&1 || { sed 's/^/    /' "$W/graph"; echo "(dmctl graph failed)"; return 1; }
+	echo "# dmctl graph | head -n 1"
+	head -n 1 "$W/graph" | sed 's/^/    /'
+	echo "# dmctl graph | grep soc0/uart0"
+	grep 'soc0/uart0' "$W/graph" | sed 's/^/    /'
+	nodes=$(grep -c '^node ' "$W/graph")
+	edges=$(grep -c '^edge ' "$W/graph")
+	expect "the summary's counts" "^generation [0-9]+ seqnum [0-9]+: $nodes nodes .*, $edges edges " "$W/graph" || return 1
+	dmctl graph --dot >"$W/graph.dot" 2>&1 || { sed 's/^/    /' "$W/graph.dot"; echo "(dmctl graph --dot failed)"; return 1; }
+	echo "# dmctl graph --dot > dmctl-graph.dot"
+	echo "DMC-DOT-BEGIN $nodes $edges"
+	cat "$W/graph.dot"
+	echo "DMC-DOT-END"
+}
+
 scene_teardown() {
 	scene_heading "Taking the system down through control"
 	dmc_say "Devices go first (their drivers unbind), then drivers, class, bus:"
 	echo
 	seq=$(last_seqnum)
+	[ -d "$D/soc0/gps0" ] && ctl "device del /devices/soc0/gps0"
 	ctl "device del /devices/soc0/uart0"
 	ctl "device del /devices/soc0/clk0"
 	ctl "device del /devices/soc0"
 	ctl "driver del uartdrv"
 	ctl "driver del clkdrv"
+	[ -d "$SOC/drivers/gpsdrv" ] && ctl "driver del gpsdrv"
 	ctl "class del tty"
 	ctl "bus del soc"
 	sleep 1
@@ -296,6 +460,10 @@ scene_live() {
 		dmc_say "Unbinding and binding the real driver by hand, in real sysfs:"
 		real_do "echo $nic > /sys/bus/pci/drivers/$drv/unbind" || return 1
 		real_do "echo $nic > /sys/bus/pci/drivers/$drv/bind" || return 1
+		echo
+		dmc_say "dmctl sees the real driver's binding in the shadow too:"
+		show_dmctl tree /devices/pci0000:00 || return 1
+		expect "$nic bound to $drv" "-- $nic  bus=pci class=[^ ]* driver=$drv " "$W/out" || return 1
 		echo
 	fi
 	dmc_say "The oracle compares the shadow with real sysfs (names, parent" \
