@@ -54,20 +54,33 @@ runs = collections.defaultdict(dict)	# (scen, export) -> {(round, side): ns/dev}
 for line in open(sys.argv[1]):
     if not line.startswith('AB '):
         continue
-    f = dict(kv.split('=', 1) for kv in line.split()[1:])
+    f = {}
+    for kv in line.split()[1:]:
+        k, v = kv.split('=', 1)
+        f.setdefault(k, v)	# the guest's side= first, the module's after
     if f.get('err') != '0':
         sys.exit('a run failed: ' + line.strip())
     n = int(f['n'])
-    runs[(f['scen'], f['export'])][(int(f['round']), f['side'])] = (int(f['ns1']) + int(f['ns2'])) / n
-print('base %s vs the working tree; per device, add(+bind)+del, ns' % sys.argv[2])
-print('%-8s %-7s %10s %10s %12s %s' % ('scenario', 'mirror', 'base', 'head', 'head/base', 'rounds'))
+    # bind: ns1 add with bind, ns2 delete (ns0: the drivers); devices:
+    # ns0 add, ns1 delete.
+    ns = int(f['ns1']) + (int(f['ns2']) if f['scen'] == 'bind' else int(f['ns0']))
+    mem = int(f['mem'])
+    runs[(f['scen'], f['export'])][(int(f['round']), f['side'])] = (ns / n, mem)
+print('base %s vs the working tree; per device: add(+bind)+del in ns, slab bytes' % sys.argv[2])
+print('%-8s %-6s %9s %9s %9s %s %9s %9s' % ('scenario', 'mirror', 'base ns', 'head ns',
+      'head/base', '(min..max)', 'base B', 'head B'))
+if not runs:
+    sys.exit('no AB lines in the guest log')
 for (scen, export), r in sorted(runs.items()):
     rounds = sorted({k[0] for k in r if (k[0], 'base') in r and (k[0], 'head') in r})
     if not rounds:
         continue
-    ratios = [r[(k, 'head')] / r[(k, 'base')] for k in rounds]
-    print('%-8s %-7s %10.0f %10.0f %12.3f %d' % (scen, 'on' if export == '1' else 'off',
-          statistics.median(r[(k, 'base')] for k in rounds),
-          statistics.median(r[(k, 'head')] for k in rounds),
-          statistics.median(ratios), len(rounds)))
+    ratios = [r[(k, 'head')][0] / r[(k, 'base')][0] for k in rounds]
+    print('%-8s %-6s %9.0f %9.0f %9.3f (%.3f..%.3f) %9.0f %9.0f   %d rounds' % (
+          scen, 'on' if export == '1' else 'off',
+          statistics.median(r[(k, 'base')][0] for k in rounds),
+          statistics.median(r[(k, 'head')][0] for k in rounds),
+          statistics.median(ratios), min(ratios), max(ratios),
+          statistics.median(r[(k, 'base')][1] for k in rounds),
+          statistics.median(r[(k, 'head')][1] for k in rounds), len(rounds)))
 PY
