@@ -828,6 +828,34 @@ static void snapshot_seqnum_before_remove_event(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, listed && seq >= sn_rm.seqnum);
 }
 
+/*
+ * The text's buffer is tried at 16 KiB and grown 4 times by 4: past
+ * 16 MiB the snapshot fails (-ENOMEM) whatever the memory. A model of
+ * 1100 devices whose driver_override is 4000 bytes (each escaped to four)
+ * needs about 17 MiB: it must still be taken.
+ */
+static void snapshot_large_text_is_taken(struct kunit *test)
+{
+	static char name[4001];
+	struct dmm_dev *d;
+	size_t len = 0;
+	unsigned int i;
+	char *text;
+
+	memset(name, 0xff, sizeof(name) - 1);
+	for (i = 0; i < 1100; i++) {
+		d = dmm_dev_new(test, dmm_str(test, "l%u", i), NULL, NULL, NULL);
+		KUNIT_ASSERT_EQ(test, dmc_device_set_driver_override(d->dev, name), 0);
+	}
+	text = dmc_model_snapshot(&len);
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR_OR_NULL(text), "snapshot: %ld",
+			       IS_ERR(text) ? PTR_ERR(text) : 0L);
+	if (!IS_ERR_OR_NULL(text)) {
+		kunit_info(test, "%zu bytes\n", len);
+		kvfree(text);
+	}
+}
+
 static int snapshot_test_init(struct kunit *test)
 {
 	return dmm_init(test, "sn");
@@ -844,6 +872,7 @@ static struct kunit_case snapshot_test_cases[] = {
 	KUNIT_CASE(snapshot_bus_unregister_consistent),
 	KUNIT_CASE(snapshot_concurrent_readers_keep_matches),
 	KUNIT_CASE(snapshot_seqnum_before_remove_event),
+	KUNIT_CASE(snapshot_large_text_is_taken),
 	{}
 };
 
