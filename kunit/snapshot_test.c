@@ -518,6 +518,344 @@ static void snapshot_consistent_under_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmc_check_invariants(DMC_INV_QUIESCENT), 0U);
 }
 
+/* ---- review: races the cases above do not try -------------------------- */
+
+struct sn_race {
+	struct kunit *test;
+	struct dmc_device *dev;
+	struct dmm_bus *b;
+	struct completion done;
+	bool stop;
+	unsigned int n;
+};
+
+/*
+ * Run @fn in a kthread on another CPU than the test's, which stays on its
+ * own (a new kthread wakes on its creator's CPU, and a non-preemptible
+ * test thread that never sleeps would keep it from running at all).
+ */
+static struct task_struct *sn_run_apart(struct kunit *test, int (*fn)(void *),
+					void *data, const char *name)
+{
+	unsigned int here, other;
+	struct task_struct *k;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	here = raw_smp_processor_id();
+	set_cpus_allowed_ptr(current, cpumask_of(here));
+	other = cpumask_any_but(cpu_online_mask, here);
+	k = kthread_create(fn, data, "%s", name);
+	if (IS_ERR(k))
+		return k;
+	kthread_bind(k, other);
+	wake_up_process(k);
+	return k;
+}
+
+static void sn_run_apart_end(void)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/* driver_override set again and again, each a new kmalloc()ed string. */
+static int sn_override_fn(void *data)
+{
+	struct sn_race *r = data;
+	static char name[3000];
+
+	/* Long, and each byte escaped to four: a long read of the string. */
+	memset(name, 0xff, sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	while (!READ_ONCE(r->stop) && r->n < 200000) {
+		name[0] = 'a' + r->n % 26;
+		dmc_device_set_driver_override(r->dev, name);
+		if (!(++r->n & 63))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * The snapshot prints p->driver_override under the model lock, which a
+ * store of driver_override does not take: the store frees the old string
+ * after the device lock. KASAN reports a use after free (and fails this
+ * case, run in the test's thread) if the read is not protected.
+ */
+static void snapshot_override_store_races_read(struct kunit *test)
+{
+	struct dmm_dev *a = dmm_dev_new(test, "a", NULL, NULL, NULL);
+	struct sn_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *k;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->done);
+	r->dev = a->dev;
+	k = sn_run_apart(test, sn_override_fn, r, "sn-override");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	for (i = 0; i < 600 && !completion_done(&r->done); i++)
+		kunit_kfree(test, sn_take(test));
+	WRITE_ONCE(r->stop, true);
+	sn_run_apart_end();
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->done, 60 * HZ));
+	kunit_info(test, "%u snapshots during %u override stores\n", i, r->n);
+	dmc_device_set_driver_override(a->dev, "");
+}
+
+static int sn_bus_unreg_fn(void *data)
+{
+	struct sn_race *r = data;
+
+	dmc_bus_unregister(&r->b->bus);
+	complete(&r->done);
+	return 0;
+}
+
+/* Holds the first device deletion of the bus's unregistration a while. */
+static struct {
+	struct notifier_block nb;
+	struct completion in, go;
+} sn_busdel;
+
+static int sn_busdel_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	if (action == DMC_BUS_NOTIFY_DEL_DEVICE && !completion_done(&sn_busdel.in)) {
+		complete(&sn_busdel.in);
+		wait_for_completion_timeout(&sn_busdel.go, 5 * HZ);
+	}
+	return NOTIFY_DONE;
+}
+
+/* Every device line's bus=X has a "bus X" line before it. */
+static unsigned int sn_check_buses(struct kunit *test, const char *text)
+{
+	const char *l, *end, *v;
+	unsigned int bad = 0;
+	char want[320];
+	int n;
+
+	for (l = text; *l; l = end + 1) {
+		end = strchr(l, '\n');
+		if (!end)
+			break;
+		if (strncmp(l, "device ", 7))
+			continue;
+		v = sn_val(l, end, " bus=", &n);
+		if (!v || !strncmp(v, "-", n))
+			continue;
+		snprintf(want, sizeof(want), "\nbus %.*s ", n, v);
+		bad += !strnstr(text, want, l - text + 1);
+	}
+	return bad;
+}
+
+/*
+ * A bus being unregistered: dmc_bus_unregister() clears priv->bus first
+ * (outside any section) and deletes the bus's devices after. A snapshot
+ * taken while the first deletion is under way (held by a bus notifier)
+ * lists the bus's devices, bound: it must list the bus and its driver too.
+ */
+static void snapshot_bus_unregister_consistent(struct kunit *test)
+{
+	struct sn_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int i, bad, bad_bus;
+	struct task_struct *k;
+	struct dmm_drv *d;
+	char *text;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->done);
+	init_completion(&sn_busdel.in);
+	init_completion(&sn_busdel.go);
+	sn_busdel.nb.notifier_call = sn_busdel_notify;
+	r->b = dmm_bus_new(test, "bus");
+	d = dmm_drv_new(test, r->b, "drv");
+	for (i = 0; i < 4; i++)
+		dmm_dev_new(test, dmm_str(test, "d%u", i), r->b, NULL, d);
+	dmc_wait_for_device_probe();
+	KUNIT_ASSERT_EQ(test, dmc_bus_register_notifier(&r->b->bus, &sn_busdel.nb), 0);
+	k = kthread_run(sn_bus_unreg_fn, r, "sn-bus-unreg");
+	if (IS_ERR(k))
+		dmc_bus_unregister_notifier(&r->b->bus, &sn_busdel.nb);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&sn_busdel.in, 10 * HZ));
+	text = sn_take(test);
+	complete(&sn_busdel.go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->done, 60 * HZ));
+	r->b->registered = false;
+	bad_bus = sn_check_buses(test, text);
+	bad = sn_check(test, text);
+	kunit_info(test, "during the unregistration: %u device lines without their bus, %u problems\n",
+		   bad_bus, bad);
+	KUNIT_EXPECT_EQ(test, bad_bus, 0U);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+}
+
+static int sn_snap_loop_fn(void *data)
+{
+	struct sn_race *r = data;
+	size_t len;
+	char *text;
+
+	while (!READ_ONCE(r->stop) && r->n < 2000) {
+		text = dmc_model_snapshot(&len);
+		if (!IS_ERR_OR_NULL(text))
+			kvfree(text);
+		r->n++;
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Two readers at once (two dmctl runs): each snapshot's match lines must
+ * still name every unbound device of the bus, by its path. The match
+ * lines are made after the locks, from p->snap_mark and p->snap_idx,
+ * which the other reader's snapshot rewrites meanwhile.
+ */
+static void snapshot_concurrent_readers_keep_matches(struct kunit *test)
+{
+	struct sn_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct dmm_bus *b = dmm_bus_new(test, "bus");
+	unsigned int i, short_ = 0, dash = 0, taken = 0, want = 24, got;
+	const char *prefix, *l;
+	struct task_struct *k;
+	char *text;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	dmm_drv_new(test, b, "drv");
+	for (i = 0; i < want; i++)
+		dmm_dev_new(test, dmm_str(test, "u%u", i), b, NULL, NULL);
+	dmc_wait_for_device_probe();
+	prefix = dmm_str(test, "match /devices/%s", dmm_name(test, "u"));
+	init_completion(&r->done);
+	k = kthread_run(sn_snap_loop_fn, r, "sn-reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	for (i = 0; i < 150; i++) {
+		text = sn_take(test);
+		got = 0;
+		for (l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+			if (!strncmp(l, prefix, strlen(prefix)))
+				got++;
+			if (!strncmp(l, "match - ", 8))
+				dash++;
+		}
+		short_ += got != want;
+		taken++;
+		kunit_kfree(test, text);
+	}
+	WRITE_ONCE(r->stop, true);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->done, 60 * HZ));
+	kunit_info(test, "%u snapshots (other reader: %u): %u short of match lines, %u 'match -'\n",
+		   taken, r->n, short_, dash);
+	KUNIT_EXPECT_EQ(test, short_, 0U);
+	KUNIT_EXPECT_EQ(test, dash, 0U);
+}
+
+/* A listener that holds the "remove" event of one devpath for a while. */
+static struct {
+	struct dmc_listener l;
+	const char *devpath;
+	u64 seqnum;
+	struct completion in, go;
+} sn_rm;
+
+static void sn_rm_uevent(struct dmc_listener *l, const struct dmc_uevent *ev)
+{
+	const char *a = dmc_uevent_var(ev, "ACTION");
+	const char *p = dmc_uevent_var(ev, "DEVPATH");
+	const char *s = dmc_uevent_var(ev, "SEQNUM");
+
+	if (!a || !p || !s || strcmp(a, "remove") || strcmp(p, sn_rm.devpath))
+		return;
+	if (kstrtou64(s, 10, &sn_rm.seqnum))
+		sn_rm.seqnum = 0;
+	complete(&sn_rm.in);
+	wait_for_completion_timeout(&sn_rm.go, 5 * HZ);
+}
+
+static int sn_del_fn(void *data)
+{
+	struct sn_thread *t = data;
+
+	dmm_dev_del(t->dev);
+	complete(&t->done);
+	return 0;
+}
+
+/*
+ * docs/snapshot.md: "a tool that reads events from seqnum+1 on sees every
+ * change after the snapshot". A snapshot that still lists a device must
+ * have a seqnum below that of the device's "remove" event.
+ */
+static void snapshot_seqnum_before_remove_event(struct kunit *test)
+{
+	struct dmm_bus *b = dmm_bus_new(test, "bus");	/* a device with events */
+	struct dmm_dev *x = dmm_dev_new(test, "x", b, NULL, NULL);
+	struct sn_thread *del = kunit_kzalloc(test, sizeof(*del), GFP_KERNEL);
+	struct task_struct *k;
+	const char *text, *l;
+	u64 seq = 0;
+	bool listed;
+
+	KUNIT_ASSERT_NOT_NULL(test, del);
+	memset(&sn_rm, 0, sizeof(sn_rm));
+	sn_rm.devpath = dmm_path(test, x);
+	sn_rm.l.uevent = sn_rm_uevent;
+	init_completion(&sn_rm.in);
+	init_completion(&sn_rm.go);
+	init_completion(&del->done);
+	del->dev = x;
+	KUNIT_ASSERT_EQ(test, dmc_listener_register(&sn_rm.l), 0);
+	k = kthread_run(sn_del_fn, del, "sn-del");
+	if (IS_ERR(k))
+		dmc_listener_unregister(&sn_rm.l);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&sn_rm.in, 10 * HZ));
+	text = sn_take(test);
+	complete(&sn_rm.go);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&del->done, 10 * HZ));
+	dmc_listener_unregister(&sn_rm.l);
+	l = sn_line(text, "seqnum");
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_EQ(test, sscanf(l, "seqnum %llu", &seq), 1);
+	listed = sn_line(text, dmm_str(test, "device %s", sn_rm.devpath));
+	kunit_info(test, "remove event %llu, snapshot seqnum %llu, device %slisted\n",
+		   sn_rm.seqnum, seq, listed ? "" : "not ");
+	KUNIT_EXPECT_FALSE(test, listed && seq >= sn_rm.seqnum);
+}
+
+/*
+ * The text's buffer is tried at 16 KiB and grown 4 times by 4: past
+ * 16 MiB the snapshot fails (-ENOMEM) whatever the memory. A model of
+ * 1100 devices whose driver_override is 4000 bytes (each escaped to four)
+ * needs about 17 MiB: it must still be taken.
+ */
+static void snapshot_large_text_is_taken(struct kunit *test)
+{
+	static char name[4001];
+	struct dmm_dev *d;
+	size_t len = 0;
+	unsigned int i;
+	char *text;
+
+	memset(name, 0xff, sizeof(name) - 1);
+	for (i = 0; i < 1100; i++) {
+		d = dmm_dev_new(test, dmm_str(test, "l%u", i), NULL, NULL, NULL);
+		KUNIT_ASSERT_EQ(test, dmc_device_set_driver_override(d->dev, name), 0);
+	}
+	text = dmc_model_snapshot(&len);
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR_OR_NULL(text), "snapshot: %ld",
+			       IS_ERR(text) ? PTR_ERR(text) : 0L);
+	if (!IS_ERR_OR_NULL(text)) {
+		kunit_info(test, "%zu bytes\n", len);
+		kvfree(text);
+	}
+}
+
 static int snapshot_test_init(struct kunit *test)
 {
 	return dmm_init(test, "sn");
@@ -530,6 +868,11 @@ static struct kunit_case snapshot_test_cases[] = {
 	KUNIT_CASE(snapshot_change_waits_for_snapshot),
 	KUNIT_CASE(snapshot_does_not_wait_for_probe),
 	KUNIT_CASE(snapshot_consistent_under_churn),
+	KUNIT_CASE(snapshot_override_store_races_read),
+	KUNIT_CASE(snapshot_bus_unregister_consistent),
+	KUNIT_CASE(snapshot_concurrent_readers_keep_matches),
+	KUNIT_CASE(snapshot_seqnum_before_remove_event),
+	KUNIT_CASE(snapshot_large_text_is_taken),
 	{}
 };
 
