@@ -623,6 +623,7 @@ struct dmc_driver_private {
 	atomic_t unbinding;
 	spinlock_t hist_lock;		/* @hist */
 	struct dmc_probe_hist hist;
+	unsigned long snap_mark;	/* snapshot.c, under its mutex */
 };
 
 /* What a runtime PM request queued on the workqueue asks for (runtime.c). */
@@ -764,7 +765,7 @@ struct dmc_device_private {
 	struct list_head consumers;
 	struct dmc_device *device;
 	unsigned int link_gen;
-	unsigned long snap_mark;	/* snapshot.c, under the model lock: */
+	unsigned long snap_mark;	/* snapshot.c, under its mutex: */
 	unsigned int snap_idx;		/* listed in that snapshot, where */
 	enum dmc_power_state power_state;
 	struct task_struct *del_task;

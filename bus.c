@@ -270,7 +270,9 @@ int dmc_bus_set_autoprobe(struct dmc_bus_type *bus, bool on)
 
 	if (!priv)
 		return -EINVAL;
+	dmc_model_change_begin();
 	WRITE_ONCE(priv->drivers_autoprobe, on);
+	dmc_model_change_end();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmc_bus_set_autoprobe);

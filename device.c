@@ -128,8 +128,11 @@ int dmc_driver_set_override(struct dmc_device *dev, const char **override,
 			return -ENOMEM;
 	}
 	dmc_device_lock(dev);
+	/* A change the snapshot shows; the old string is freed after it. */
+	dmc_model_change_begin();
 	old = *override;
 	*override = new;
+	dmc_model_change_end();
 	dmc_device_unlock(dev);
 	kfree(old);
 	return 0;

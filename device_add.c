@@ -392,7 +392,10 @@ static enum dmc_del_claim dmc_device_del_claim(struct dmc_device *dev,
 	else
 		ret = DMC_DEL_CLAIMED;
 	if (ret == DMC_DEL_CLAIMED) {
+		/* Gone from the snapshot from here: before its "remove" event. */
+		dmc_model_change_begin();
 		WRITE_ONCE(p->dead, true);
+		dmc_model_change_end();
 		WRITE_ONCE(p->del_task, current);
 	}
 	dmc_device_unlock(dev);

@@ -19,8 +19,8 @@
  *
  * Every byte below 0x21 or above 0x7e, and '\\', is printed as "\\xHH"
  * (two lowercase hex digits); the rest as is. So the word holds no space,
- * newline or control character, and "-" alone always means "none" (a
- * name is never "-").
+ * newline or control character; and "-" alone always means "none": a
+ * name that is just "-" (control and the core allow it) is "\\x2d".
  *
  * Context: any in which @m may be written.
  */
@@ -30,6 +30,10 @@ void dmc_seq_escape(struct seq_file *m, const char *s)
 
 	if (!s || !*s) {
 		seq_putc(m, '-');
+		return;
+	}
+	if (!strcmp(s, "-")) {		/* a name "-", not "none" */
+		seq_puts(m, "\\x2d");
 		return;
 	}
 	for (; (c = *s); s++) {

@@ -431,6 +431,7 @@ static bool __dmc_link_put(struct dmc_device_link *link)
 		if (--link->stateless_refs)
 			return false;
 		link->flags &= ~DMC_DL_FLAG_STATELESS;
+		dmc_model_changed();
 		if (link->flags & DMC_DL_FLAG_MANAGED)
 			return false;
 	}
@@ -510,6 +511,7 @@ static const char *dmc_link_flags_refused(u32 flags)
  */
 static void __dmc_link_merge(struct dmc_device_link *link, u32 flags)
 {
+	dmc_model_changed();	/* its flags, as the snapshot shows them */
 	if (flags & DMC_DL_FLAG_PM_RUNTIME) {
 		dmc_pm_runtime_link_merge(link, flags);	/* before the flags change */
 		link->flags |= flags & (DMC_DL_FLAG_PM_RUNTIME | DMC_DL_FLAG_RPM_ACTIVE);

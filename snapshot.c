@@ -19,6 +19,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -41,14 +42,21 @@ struct dmc_snap_dev {
 struct dmc_snap {
 	struct seq_file m;
 	struct dmc_probe_info *info;	/* scratch, one device at a time */
-	struct dmc_snap_dev *devs;
+	struct dmc_snap_dev *devs;	/* registered devices, parents first */
 	unsigned int ndevs, cap;
-	unsigned long mark;	/* this snapshot's p->snap_mark */
+	struct dmc_kobject **held;	/* the walk's other members, put after */
+	unsigned int nheld, heldcap;
+	unsigned long mark;	/* this snapshot's snap_mark */
 	unsigned int buses, classes, drivers, devices, links, matches;
 };
 
-/* Every snapshot's number, for p->snap_mark; under the model lock. */
-static unsigned long dmc_snap_marks;
+/*
+ * One snapshot at a time: the marks (p->snap_mark, p->snap_idx,
+ * dp->snap_mark) are this snapshot's until its match lines are made.
+ * Taken before every other lock of the snapshot's.
+ */
+static DEFINE_MUTEX(dmc_snap_mutex);
+static unsigned long dmc_snap_marks;	/* under dmc_snap_mutex */
 
 dmc_snapshot_hook_t dmc_snapshot_test_hook;
 EXPORT_SYMBOL_GPL(dmc_snapshot_test_hook);
@@ -79,6 +87,22 @@ static void dmc_snap_path(struct dmc_snap *s, struct dmc_device *dev)
 
 /* ---- the devices -------------------------------------------------------- */
 
+/* @*arr of @*cap elements of @size, grown (kvmalloc: no size limit). */
+static int dmc_snap_grow_array(void **arr, unsigned int *cap, size_t size)
+{
+	unsigned int ncap = *cap ? *cap * 2 : 64;
+	void *grown = kvmalloc_array(ncap, size, GFP_KERNEL);
+
+	if (!grown)
+		return -ENOMEM;
+	if (*arr)
+		memcpy(grown, *arr, *cap * size);
+	kvfree(*arr);
+	*arr = grown;
+	*cap = ncap;
+	return 0;
+}
+
 static int dmc_snap_dev_cmp(const void *a, const void *b)
 {
 	const struct dmc_snap_dev *x = a, *y = b;
@@ -86,42 +110,51 @@ static int dmc_snap_dev_cmp(const void *a, const void *b)
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-/* Every registered device, referenced, parents before children. */
+/*
+ * Every device registered and not being deleted, referenced, with its
+ * path, parents before children. The walk's other members are held too
+ * (s->held), so that no put of the walk is a last one while the model is
+ * frozen: releases run after the thaw.
+ */
 static int dmc_snap_collect(struct dmc_snap *s)
 {
-	struct dmc_snap_dev *grown;
 	struct dmc_device *dev, *up;
 	struct dmc_kobject *kobj;
+	struct dmc_snap_dev *sd;
 	struct dmc_kset_iter it;
 	int err = 0;
 
 	dmc_kset_iter_start(dmc_devices_kset, &it);
 	while ((kobj = dmc_kset_iter_next(&it))) {
-		if (!dmc_kobject_is_device(kobj))
-			continue;
-		dev = to_dmc_device(kobj);
-		if (!dev->p || !READ_ONCE(dev->p->registered))
-			continue;
-		if (s->ndevs == s->cap) {
-			grown = krealloc_array(s->devs, s->cap * 2 + 64,
-					       sizeof(*grown), GFP_KERNEL);
-			if (!grown) {
+		dev = dmc_kobject_is_device(kobj) ? to_dmc_device(kobj) : NULL;
+		if (!dev || !dev->p || !READ_ONCE(dev->p->registered) ||
+		    READ_ONCE(dev->p->dead)) {
+			if (s->nheld == s->heldcap &&
+			    dmc_snap_grow_array((void **)&s->held, &s->heldcap,
+						sizeof(*s->held))) {
 				err = -ENOMEM;
 				break;
 			}
-			s->devs = grown;
-			s->cap = s->cap * 2 + 64;
+			s->held[s->nheld++] = dmc_kobject_get(kobj);
+			continue;
 		}
-		s->devs[s->ndevs].path = dmc_kobject_get_path(kobj, GFP_KERNEL);
-		if (!s->devs[s->ndevs].path) {
+		if (s->ndevs == s->cap &&
+		    dmc_snap_grow_array((void **)&s->devs, &s->cap, sizeof(*s->devs))) {
 			err = -ENOMEM;
 			break;
 		}
-		s->devs[s->ndevs].dev = dmc_device_get(dev);
-		s->devs[s->ndevs].depth = 0;
+		sd = &s->devs[s->ndevs];
+		sd->path = dmc_kobject_get_path(kobj, GFP_KERNEL);
+		if (!sd->path) {
+			err = -ENOMEM;
+			break;
+		}
+		sd->dev = dmc_device_get(dev);
+		sd->depth = 0;
 		for (up = dev->parent; up; up = up->parent)
-			s->devs[s->ndevs].depth++;
+			sd->depth++;
 		s->ndevs++;
+		cond_resched();
 	}
 	dmc_kset_iter_exit(&it);
 	sort(s->devs, s->ndevs, sizeof(*s->devs), dmc_snap_dev_cmp, NULL);
@@ -135,6 +168,8 @@ static void dmc_snap_put_devices(struct dmc_snap *s)
 		kfree(s->devs[s->ndevs].path);
 		dmc_device_put(s->devs[s->ndevs].dev);
 	}
+	while (s->nheld)
+		dmc_kobject_put(s->held[--s->nheld]);
 }
 
 /* Bound: on its driver's list, as the tree's "driver" link shows it. */
@@ -180,6 +215,7 @@ static void dmc_snap_device(struct dmc_snap *s, struct dmc_device *dev)
 	dmc_snap_printf(s, " power=%s runtime=%s",
 			READ_ONCE(dev->p->power_state) == DMC_POWER_SUSPENDED ?
 			"suspended" : "on", dmc_snap_runtime(dev));
+	/* Changed in a section, freed after it (dmc_driver_set_override()). */
 	dmc_snap_printf(s, " override=");
 	dmc_snap_name(s, READ_ONCE(dev->p->driver_override));
 	dmc_snap_printf(s, " autoprobe=%d",
@@ -195,32 +231,49 @@ static void dmc_snap_device(struct dmc_snap *s, struct dmc_device *dev)
 			s->info->probe_ns, s->info->remove_ns);
 	dmc_snap_printf(s, " suspend_ns=%llu resume_ns=%llu\n",
 			s->info->suspend_ns, s->info->resume_ns);
-	dev->p->snap_mark = s->mark;
 	s->devices++;
 }
 
 /* ---- buses, classes, drivers, links ------------------------------------ */
 
-static unsigned int dmc_snap_count(struct dmc_snap *s, const struct dmc_bus_type *bus,
-				   const struct dmc_class *cls,
-				   const struct dmc_driver *drv)
+/* Listed devices on @k, whose nodes are at @off in dmc_device_private. */
+static unsigned int dmc_snap_klist_count(struct dmc_snap *s, struct dmc_klist *k,
+					 size_t off)
 {
-	unsigned int i, n = 0;
-	struct dmc_device *dev;
+	struct dmc_device_private *p;
+	struct dmc_klist_iter it;
+	struct dmc_klist_node *n;
+	unsigned int count = 0;
 
-	for (i = 0; i < s->ndevs; i++) {
-		dev = s->devs[i].dev;
-		if (!dmc_snap_listed(s, dev))
-			continue;
-		if ((bus && dev->bus == bus) || (cls && dev->class == cls) ||
-		    (drv && dmc_snap_driver(dev) == drv))
-			n++;
+	dmc_klist_iter_start(k, &it);
+	while ((n = dmc_klist_iter_next(&it))) {
+		p = (struct dmc_device_private *)((char *)n - off);
+		count += dmc_snap_listed(s, p->device);
 	}
-	return n;
+	dmc_klist_iter_exit(&it);
+	return count;
 }
 
-static void dmc_snap_drivers(struct dmc_snap *s, struct dmc_subsys_private *priv,
-			     bool print)
+#define dmc_snap_count(s, k, member) \
+	dmc_snap_klist_count(s, k, offsetof(struct dmc_device_private, member))
+
+static void dmc_snap_driver_line(struct dmc_snap *s, const char *bus,
+				 struct dmc_driver_private *dp, bool removing)
+{
+	dmc_snap_printf(s, "driver ");
+	dmc_snap_name(s, bus);
+	dmc_snap_printf(s, " ");
+	dmc_snap_name(s, dp->kobj.name);
+	dmc_snap_printf(s, " devices=%u%s\n",
+			dmc_snap_count(s, &dp->klist_devices, knode_driver),
+			removing ? " removing=1" : "");
+	dp->snap_mark = s->mark;
+	s->drivers++;
+}
+
+/* The drivers on @priv's list; with !@print, only how many. */
+static unsigned int dmc_snap_drivers(struct dmc_snap *s, struct dmc_subsys_private *priv,
+				     bool print)
 {
 	struct dmc_driver_private *dp;
 	struct dmc_klist_iter it;
@@ -231,18 +284,32 @@ static void dmc_snap_drivers(struct dmc_snap *s, struct dmc_subsys_private *priv
 	while ((n = dmc_klist_iter_next(&it))) {
 		dp = container_of(n, struct dmc_driver_private, knode_bus);
 		count++;
-		if (!print)
-			continue;
-		dmc_snap_printf(s, "driver ");
-		dmc_snap_name(s, priv->subsys.kobj.name);
-		dmc_snap_printf(s, " ");
-		dmc_snap_name(s, dp->kobj.name);
-		dmc_snap_printf(s, " devices=%u\n", dmc_snap_count(s, NULL, NULL, dp->driver));
-		s->drivers++;
+		if (print)
+			dmc_snap_driver_line(s, priv->subsys.kobj.name, dp, false);
 	}
 	dmc_klist_iter_exit(&it);
-	if (!print)
-		dmc_snap_printf(s, " drivers=%u\n", count);
+	return count;
+}
+
+/*
+ * A bus is shown from the moment it joins the bus set (before its "add"
+ * event) while registered, and while being unregistered ("removing": its
+ * devices are deleted and its drivers removed first) as long as it has a
+ * device or driver left, so never after its "remove" event. A class is
+ * shown while its private part names it (cleared with cls->p, in one
+ * section, after its devices went).
+ */
+static bool dmc_snap_subsys_shown(struct dmc_snap *s, struct dmc_subsys_private *priv,
+				  bool is_bus, bool *removing)
+{
+	*removing = false;
+	if (!is_bus)
+		return READ_ONCE(priv->class);
+	if (READ_ONCE(priv->bus))
+		return true;
+	*removing = true;
+	return dmc_snap_count(s, &priv->klist_devices, knode_bus) ||
+		dmc_snap_drivers(s, priv, false);
 }
 
 static void dmc_snap_subsystems(struct dmc_snap *s, struct dmc_kset *kset, bool is_bus,
@@ -251,13 +318,12 @@ static void dmc_snap_subsystems(struct dmc_snap *s, struct dmc_kset *kset, bool 
 	struct dmc_subsys_private *priv;
 	struct dmc_kobject *kobj;
 	struct dmc_kset_iter it;
+	bool removing;
 
 	dmc_kset_iter_start(kset, &it);
 	while ((kobj = dmc_kset_iter_next(&it))) {
 		priv = to_subsys_private(kobj);
-		if (is_bus && (!priv->bus || READ_ONCE(priv->bus->p) != priv))
-			continue;
-		if (!is_bus && (!priv->class || READ_ONCE(priv->class->p) != priv))
+		if (!dmc_snap_subsys_shown(s, priv, is_bus, &removing))
 			continue;
 		if (drivers) {
 			dmc_snap_drivers(s, priv, true);
@@ -266,14 +332,15 @@ static void dmc_snap_subsystems(struct dmc_snap *s, struct dmc_kset *kset, bool 
 		dmc_snap_printf(s, is_bus ? "bus " : "class ");
 		dmc_snap_name(s, kobj->name);
 		if (is_bus) {
-			dmc_snap_printf(s, " autoprobe=%d devices=%u",
+			dmc_snap_printf(s, " autoprobe=%d devices=%u drivers=%u%s\n",
 					READ_ONCE(priv->drivers_autoprobe),
-					dmc_snap_count(s, priv->bus, NULL, NULL));
-			dmc_snap_drivers(s, priv, false);
+					dmc_snap_count(s, &priv->klist_devices, knode_bus),
+					dmc_snap_drivers(s, priv, false),
+					removing ? " removing=1" : "");
 			s->buses++;
 		} else {
 			dmc_snap_printf(s, " devices=%u\n",
-					dmc_snap_count(s, NULL, priv->class, NULL));
+					dmc_snap_count(s, &priv->klist_devices, knode_class));
 			s->classes++;
 		}
 	}
@@ -283,33 +350,22 @@ static void dmc_snap_subsystems(struct dmc_snap *s, struct dmc_kset *kset, bool 
 /*
  * A driver off its bus's list that still has devices: its removal takes
  * it off the list first, then unbinds them. Shown once, as "removing".
+ * A bound device's driver keeps drv->p until its devices are unbound.
  */
 static void dmc_snap_removing_drivers(struct dmc_snap *s)
 {
 	struct dmc_driver_private *dp;
 	struct dmc_driver *drv;
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < s->ndevs; i++) {
 		if (!dmc_snap_listed(s, s->devs[i].dev))
 			continue;
 		drv = dmc_snap_driver(s->devs[i].dev);
 		dp = drv ? READ_ONCE(drv->p) : NULL;
-		if (!drv || (dp && dmc_klist_node_attached(&dp->knode_bus)))
+		if (!dp || dp->snap_mark == s->mark)
 			continue;
-		for (j = 0; j < i; j++)
-			if (dmc_snap_listed(s, s->devs[j].dev) &&
-			    dmc_snap_driver(s->devs[j].dev) == drv)
-				break;
-		if (j < i)
-			continue;
-		dmc_snap_printf(s, "driver ");
-		dmc_snap_name(s, drv->bus->name);
-		dmc_snap_printf(s, " ");
-		dmc_snap_name(s, drv->name);
-		dmc_snap_printf(s, " devices=%u removing=1\n",
-				dmc_snap_count(s, NULL, NULL, drv));
-		s->drivers++;
+		dmc_snap_driver_line(s, drv->bus->name, dp, true);
 	}
 }
 
@@ -364,9 +420,11 @@ static void dmc_snap_model(struct dmc_snap *s)
 	dmc_snap_subsystems(s, dmc_class_kset, false, false);
 	dmc_snap_subsystems(s, dmc_bus_kset, true, true);
 	dmc_snap_removing_drivers(s);
-	for (i = 0; i < s->ndevs; i++)
+	for (i = 0; i < s->ndevs; i++) {
 		if (dmc_snap_listed(s, s->devs[i].dev))
 			dmc_snap_device(s, s->devs[i].dev);
+		cond_resched();
+	}
 	dmc_snap_links(s);
 	dmc_snap_printf(s, "end buses=%u classes=%u drivers=%u devices=%u links=%u\n",
 			s->buses, s->classes, s->drivers, s->devices, s->links);
@@ -513,10 +571,14 @@ char *dmc_model_snapshot(size_t *len)
 	int err = -ENOMEM;
 
 	s.info = kmalloc(sizeof(*s.info), GFP_KERNEL);
-	if (s.info)
+	if (s.info) {
+		mutex_lock(&dmc_snap_mutex);
 		err = dmc_snap_build(&s);
+		mutex_unlock(&dmc_snap_mutex);
+	}
 	kfree(s.info);
-	kfree(s.devs);
+	kvfree(s.devs);
+	kvfree(s.held);
 	if (err) {
 		pr_err_ratelimited("dmcore: snapshot: cannot build it (%d)\n", err);
 		return ERR_PTR(err);

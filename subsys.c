@@ -448,7 +448,9 @@ void dmc_bus_unregister(struct dmc_bus_type *bus)
 	}
 	priv = bus->p;
 	/* No new use of @bus through its attributes: wait for those under way. */
+	dmc_model_change_begin();	/* the snapshot shows it "removing" */
 	WRITE_ONCE(priv->bus, NULL);
+	dmc_model_change_end();
 	smp_mb();	/* clear before reading the count; pairs with dmc_bus_active_get() */
 	wait_var_event(&priv->active, !atomic_read(&priv->active));
 
@@ -689,8 +691,8 @@ void dmc_class_unregister(struct dmc_class *cls)
 
 	dmc_model_change_begin();
 	WRITE_ONCE(cls->p, NULL);
-	dmc_model_change_end();
 	WRITE_ONCE(priv->class, NULL);
+	dmc_model_change_end();
 	/* The shows and stores of class_groups under way end first. */
 	smp_mb();
 	wait_var_event(&priv->active, !atomic_read(&priv->active));

@@ -344,14 +344,29 @@ static void snapshot_does_not_wait_for_probe(struct kunit *test)
 
 /* ---- consistency under churn --------------------------------------------- */
 
+/*
+ * The churn's own bus and driver: the bus matches every device, the
+ * driver binds it (bare devices: the test world's bus reads a struct
+ * dmm_dev around each device).
+ */
+static int sn_bus_match(struct dmc_device *dev, const struct dmc_driver *drv)
+{
+	return 1;
+}
+
+static int sn_drv_probe(struct dmc_device *dev)
+{
+	return 0;
+}
+
 struct sn_churn {
 	struct kunit *test;
-	struct dmm_bus *b;
-	struct dmm_drv *d;
+	struct dmc_bus_type bus;
+	struct dmc_driver drv;
 	struct dmm_dev *p1, *p2;
 	struct completion done;
 	bool stop;
-	unsigned int rounds;
+	unsigned int rounds, bound;
 };
 
 /* Add under p1, bind, move to p2, rename, unbind, delete: again and again. */
@@ -367,12 +382,13 @@ static int sn_churn_fn(void *data)
 			break;
 		dmc_device_initialize(dev);
 		dev->parent = c->p1->dev;
-		dev->bus = &c->b->bus;
+		dev->bus = &c->bus;
 		dev->release = sn_release;
 		if (dmc_device_set_name(dev, "snc-%u", i) || dmc_device_add(dev)) {
 			dmc_device_put(dev);
 			break;
 		}
+		c->bound += dmc_device_is_bound(dev);
 		dmc_device_move(dev, c->p2->dev, DMC_DPM_ORDER_DEV_AFTER_PARENT);
 		dmc_device_rename(dev, i & 1 ? "snc-odd" : "snc-even");
 		dmc_device_release_driver(dev);
@@ -424,9 +440,15 @@ static unsigned int sn_check(struct kunit *test, const char *text)
 			} else if (strncmp(v, "-", n)) {
 				snprintf(want, sizeof(want), "\ndevice %.*s ", n, v);
 				bad += !strnstr(text, want, l - text + 1);
+				/* Its path is under its parent's: no half-done move. */
+				bad += strncmp(l + 7, v, n) || l[7 + n] != '/';
 			}
 			v = sn_val(l, end, " bus=", &n);
 			w = sn_val(l, end, " driver=", &m);
+			if (v && strncmp(v, "-", n)) {
+				snprintf(want, sizeof(want), "\nbus %.*s ", n, v);
+				bad += !strnstr(text, want, l - text + 1);
+			}
 			if (!v || !w) {
 				bad++;
 			} else if (strncmp(w, "-", m)) {
@@ -485,9 +507,17 @@ static void snapshot_consistent_under_churn(struct kunit *test)
 	char *text;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->b = dmm_bus_new(test, "bus");
-	c->d = dmm_drv_new(test, c->b, "drv");
-	c->d->match_ret = 1;	/* binds every device of the bus */
+	c->bus.name = dmm_name(test, "cb");
+	c->bus.match = sn_bus_match;
+	c->drv.name = dmm_name(test, "cd");
+	c->drv.bus = &c->bus;
+	c->drv.probe = sn_drv_probe;
+	KUNIT_ASSERT_EQ(test, dmc_bus_register(&c->bus), 0);
+	if (dmc_driver_register(&c->drv)) {
+		dmc_bus_unregister(&c->bus);
+		KUNIT_FAIL(test, "driver register");
+		return;
+	}
 	c->p1 = dmm_dev_new(test, "p1", NULL, NULL, NULL);
 	c->p2 = dmm_dev_new(test, "p2", NULL, NULL, NULL);
 	init_completion(&c->done);
@@ -513,8 +543,11 @@ static void snapshot_consistent_under_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 	KUNIT_EXPECT_EQ(test, stale, 0U);
 	KUNIT_EXPECT_GT(test, c->rounds, 0U);
-	kunit_info(test, "%u snapshots during %u rounds of add/move/rename/del\n",
+	KUNIT_EXPECT_EQ(test, c->bound, c->rounds);
+	kunit_info(test, "%u snapshots during %u rounds of add/bind/move/rename/del\n",
 		   taken, c->rounds);
+	dmc_driver_unregister(&c->drv);
+	dmc_bus_unregister(&c->bus);
 	KUNIT_EXPECT_EQ(test, dmc_check_invariants(DMC_INV_QUIESCENT), 0U);
 }
 

@@ -72,6 +72,9 @@ void j_done(void);		/* ends the document with a newline */
 void j_escape(FILE *f, const char *s);
 
 /* snapshot.c */
+/* A snapshot value written "-": none (a name "-" is written "\x2d"). */
+extern const char dmctl_none[];
+
 struct kv {
 	char *key;
 	char *val;	/* unescaped */

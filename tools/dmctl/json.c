@@ -152,7 +152,7 @@ void j_raw_str(const char *key, const char *val)
 
 void j_str(const char *key, const char *val)
 {
-	j_raw_str(key, (val && strcmp(val, "-")) ? val : NULL);
+	j_raw_str(key, val != dmctl_none ? val : NULL);
 }
 
 void j_num(const char *key, long long val)

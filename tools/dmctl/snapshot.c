@@ -33,12 +33,14 @@ const char *rec_get(const struct rec *r, const char *key)
 	return NULL;
 }
 
-/* A value, NULL for "-" or absent. */
+const char dmctl_none[] = "-";
+
+/* A value, NULL for "-" (none) or absent. */
 static const char *opt_get(const struct rec *r, const char *key)
 {
 	const char *v = rec_get(r, key);
 
-	return (v && strcmp(v, "-")) ? v : NULL;
+	return v != dmctl_none ? v : NULL;
 }
 
 static long long num_get(const struct rec *r, const char *key, long long dflt)
@@ -87,7 +89,8 @@ static int split_rec(char *line, struct rec *r)
 			continue;
 		*eq = '\0';
 		r->kv[r->nkv].key = w[j];
-		r->kv[r->nkv].val = unescape(eq + 1);
+		/* "-" is none; a name "-" is written "\x2d". */
+		r->kv[r->nkv].val = strcmp(eq + 1, "-") ? unescape(eq + 1) : (char *)dmctl_none;
 		r->nkv++;
 	}
 	return 0;
