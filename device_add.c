@@ -194,9 +194,8 @@ static void dmc_device_mark_unregistered(struct dmc_device *dev)
 	struct dmc_device_private *p = dev->p;
 
 	dmc_device_lock(dev);
-	dmc_model_change_begin();
+	/* No section: the snapshot left it out when ->dead was set. */
 	WRITE_ONCE(p->registered, false);
-	dmc_model_change_end();
 	WRITE_ONCE(p->del_task, NULL);
 	dmc_device_unlock(dev);
 	/* Waiters test ->registered (or the parent link) after queueing. */
