@@ -357,4 +357,21 @@ check "slow churn: pairs of one generation compared ($pairs of 12)" test "$pairs
 gens=$(for k in $(seq 1 30); do "$JC" -f "$T/g$k.json" .generation; done | sort -un | wc -l)
 check "the churn changed the generation between graphs ($gens generations)" test "$gens" -ge 2
 
+# --- a name that is just "-" -------------------------------------------
+# "-" means none in the snapshot; a name "-" (control allows it) is
+# written \x2d there and comes back as "-" from dmctl, bound and all.
+ctl "bus add -" >/dev/null
+ctl "driver add - bus=-" >/dev/null
+ctl "device add tdash0 bus=-" >/dev/null
+ctl "settle" >/dev/null
+check "snapshot: a bus named - is written \\x2d" grep -q '^bus \\x2d ' "$DMC_DIR/snapshot"
+check "snapshot: its device shows bus and driver \\x2d" \
+	grep -q '^device /devices/tdash0 .* bus=\\x2d .* driver=\\x2d ' "$DMC_DIR/snapshot"
+"$DM" why tdash0 --json >$T/dash.json 2>$T/dash.err
+eq "dmctl why tdash0: bound, bus and driver named '-' (not none)" \
+	"$("$JC" -f $T/dash.json .bound .bus .driver | tr '\n' ' ')" 'true - - '
+ctl "device del /devices/tdash0" >/dev/null
+ctl "driver del -" >/dev/null
+ctl "bus del -" >/dev/null
+
 tap_end
