@@ -192,6 +192,7 @@
 #include <linux/spinlock.h>
 #include <linux/rwsem.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
 #include <linux/jump_label.h>
@@ -1076,6 +1077,20 @@ void dmc_device_links_purge(struct dmc_device *dev);
 void __dmc_link_drop_managed(struct dmc_device_link *link);
 void dmc_links_flush_dead(void);
 void dmc_link_init_status(struct dmc_device_link *link);
+
+/*
+ * Nanoseconds since @t, a local_clock() reading: the scheduler's clock,
+ * as printk's timestamps and initcall_debug use, cheap on every
+ * architecture (ktime_get_ns() reads the clocksource, an emulated HPET
+ * under QEMU: a microsecond). Per CPU: a callback that slept and woke on
+ * another CPU may read a little early, so a negative span counts as 0.
+ */
+static inline u64 dmc_clock_since(u64 t)
+{
+	s64 d = local_clock() - t;
+
+	return d > 0 ? d : 0;
+}
 
 /* model_lock.c: the model lock and generation (see there) */
 void dmc_model_change_begin(void);

@@ -14,7 +14,7 @@
  */
 
 #include <linux/export.h>
-#include <linux/ktime.h>
+#include <linux/sched/clock.h>
 #include <linux/moduleparam.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -409,9 +409,9 @@ static void dmc_call_remove(struct dmc_device *dev, struct dmc_driver *drv)
 
 	if (!remove)
 		return;
-	t = ktime_get_ns();
+	t = local_clock();
 	remove(dev);
-	WRITE_ONCE(dev->p->remove_ns, ktime_get_ns() - t);
+	WRITE_ONCE(dev->p->remove_ns, dmc_clock_since(t));
 }
 
 /* The last probe of @dev (device lock held) deferred, none was called. */
@@ -501,9 +501,9 @@ static int dmc_really_probe(struct dmc_device *dev, struct dmc_driver *drv)
 	dmc_bus_notify(dev, DMC_BUS_NOTIFY_BIND_DRIVER);
 	dmc_pm_runtime_probe_begin(dev);
 	trace_dmcore_probe_start(dev->kobj.name, drv->name);
-	t = ktime_get_ns();
+	t = local_clock();
 	ret = dmc_call_probe(dev, drv);
-	t = ktime_get_ns() - t;
+	t = dmc_clock_since(t);
 	trace_dmcore_probe_end(dev->kobj.name, drv->name, ret, t);
 	if (!ret) {
 		/* The driver's files on the device, as Linux's really_probe(). */

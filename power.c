@@ -34,7 +34,7 @@
  */
 
 #include <linux/export.h>
-#include <linux/ktime.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "base.h"
@@ -127,10 +127,10 @@ static int dmc_suspend_one(struct dmc_device *dev)
 	direct = dmc_pm_runtime_sleep_begin(dev);
 	drv = dev->driver;
 	if (!direct && drv && drv->suspend) {
-		u64 t = ktime_get_ns();
+		u64 t = local_clock();
 
 		err = drv->suspend(dev);
-		t = ktime_get_ns() - t;
+		t = dmc_clock_since(t);
 		WRITE_ONCE(dev->p->suspend_ns, t);
 		trace_dmcore_suspend(dev->kobj.name, err, t);
 	}
@@ -157,10 +157,10 @@ static int dmc_resume_one(struct dmc_device *dev)
 		goto out;
 	drv = dev->driver;
 	if (!dev->p->power.direct_complete && drv && drv->resume) {
-		u64 t = ktime_get_ns();
+		u64 t = local_clock();
 
 		err = drv->resume(dev);
-		t = ktime_get_ns() - t;
+		t = dmc_clock_since(t);
 		WRITE_ONCE(dev->p->resume_ns, t);
 		trace_dmcore_resume(dev->kobj.name, err, t);
 	}
