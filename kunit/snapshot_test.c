@@ -832,6 +832,7 @@ static void snapshot_seqnum_before_remove_event(struct kunit *test)
 	struct task_struct *k;
 	const char *text, *l;
 	u64 seq = 0;
+	int got;
 	bool listed;
 
 	KUNIT_ASSERT_NOT_NULL(test, del);
@@ -854,7 +855,8 @@ static void snapshot_seqnum_before_remove_event(struct kunit *test)
 	dmc_listener_unregister(&sn_rm.l);
 	l = sn_line(text, "seqnum");
 	KUNIT_ASSERT_NOT_NULL(test, l);
-	KUNIT_ASSERT_EQ(test, sscanf(l, "seqnum %llu", &seq), 1);
+	got = sscanf(l, "seqnum %llu", &seq);
+	KUNIT_ASSERT_EQ(test, got, 1);
 	listed = sn_line(text, dmm_str(test, "device %s", sn_rm.devpath));
 	kunit_info(test, "remove event %llu, snapshot seqnum %llu, device %slisted\n",
 		   sn_rm.seqnum, seq, listed ? "" : "not ");

@@ -73,7 +73,7 @@ void j_escape(FILE *f, const char *s);
 
 /* snapshot.c */
 /* A snapshot value written "-": none (a name "-" is written "\x2d"). */
-extern const char dmctl_none[];
+extern const char *const dmctl_none;
 
 struct kv {
 	char *key;

@@ -33,7 +33,7 @@ const char *rec_get(const struct rec *r, const char *key)
 	return NULL;
 }
 
-const char dmctl_none[] = "-";
+const char *const dmctl_none = "-";
 
 /* A value, NULL for "-" (none) or absent. */
 static const char *opt_get(const struct rec *r, const char *key)
