@@ -26,8 +26,13 @@
  * the core but dmc_deferred_mutex and a spinlock; inside it, it must not
  * take dmc_pm_transition_mutex or dmc_links_mutex (the snapshot holds
  * them while it waits for the sections), nor enter another section, nor
- * send an event or call a callback. Context: process (it may sleep while
- * a snapshot is being taken).
+ * send an event or call a driver's callback. The tree's listeners run
+ * inside the rename and move sections (under dmc_tree_mutex, which the
+ * snapshot never takes; they take no lock above it). Context: process
+ * (it may sleep while a snapshot is being taken).
+ *
+ * A snapshot holds a reference on every object its walks meet until it
+ * has thawed, so no release runs while the model is frozen.
  */
 
 #include <linux/atomic.h>
