@@ -31,8 +31,9 @@
  * snapshot never takes; they take no lock above it). Context: process
  * (it may sleep while a snapshot is being taken).
  *
- * A snapshot holds a reference on every object its walks meet until it
- * has thawed, so no release runs while the model is frozen.
+ * A snapshot holds a reference on every member of the devices set it
+ * walks until it has thawed, so no device's release (a driver's code)
+ * runs while the model is frozen.
  */
 
 #include <linux/atomic.h>
